@@ -6,6 +6,8 @@
  * @module
  */
 
+import { main } from "./src/cli.ts";
+
 export { type Component, TextOperation } from "./src/operation.ts";
 export { TextBuffer } from "./src/text_buffer.ts";
 export { checkPadId, MAX_PAD_ID_LENGTH } from "./src/pad_id.ts";
@@ -23,3 +25,76 @@ export {
   type UserInfo,
   type UserOperation,
 } from "./src/protocol.ts";
+export {
+  applyClient,
+  applyServer,
+  type AwaitingConfirm,
+  type AwaitingWithBuffer,
+  type ClientState,
+  type EditToSend,
+  serverAck,
+  type Synchronized,
+  synchronized,
+  type Transition,
+} from "./src/client_state.ts";
+export {
+  type Acknowledgement,
+  PadSession,
+  type PadSessionOptions,
+} from "./src/session.ts";
+export {
+  EditNotAcknowledgedError,
+  SessionError,
+  type SessionErrorKind,
+} from "./src/session_error.ts";
+export {
+  appendOperation,
+  findOccurrences,
+  replaceAllOperation,
+  replaceOperation,
+} from "./src/edits.ts";
+export {
+  type EditOutcome,
+  SessionPool,
+  type SessionPoolOptions,
+} from "./src/session_pool.ts";
+export {
+  type HttpClientOptions,
+  RustpadHttpClient,
+  RustpadHttpError,
+  type RustpadHttpErrorKind,
+  type RustpadStats,
+} from "./src/http_client.ts";
+export {
+  type Config,
+  CONFIG_VARIABLES,
+  ConfigError,
+  configFromEnvironment,
+  ESSENTIAL_TOOLS,
+  loadConfig,
+  READ_TOOLS,
+  TOOL_NAMES,
+  type ToolName,
+  usage,
+} from "./src/config.ts";
+export {
+  type ConfirmationContext,
+  ConfirmationError,
+  ConfirmationGuard,
+  type ConfirmationGuardOptions,
+  type ConfirmationOutcome,
+  type ConfirmationReason,
+  type ConfirmationRequest,
+  type ConfirmationSchema,
+  type ElicitAnswer,
+  type ElicitConfirm,
+} from "./src/confirmation.ts";
+export { type FenceOptions, fenceUntrusted } from "./src/untrusted.ts";
+export { createServer, INSTRUCTIONS, RustpadMcpServer } from "./src/server.ts";
+export { VERSION } from "./src/version.ts";
+
+export { main };
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}

@@ -3,12 +3,12 @@
 // characters, so long texts stay cheap.
 
 /** Whether the UTF-16 unit is the first half of a surrogate pair. */
-function isHighSurrogate(unit: number): boolean {
+export function isHighSurrogate(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff;
 }
 
 /** Whether the UTF-16 unit is the second half of a surrogate pair. */
-function isLowSurrogate(unit: number): boolean {
+export function isLowSurrogate(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
 }
 

@@ -1,0 +1,148 @@
+/**
+ * The operations the MCP tools send, computed from a pad's current text.
+ * Each edits only what it must, so what other people type at the same time
+ * elsewhere in the pad survives the transform untouched.
+ *
+ * @module
+ */
+
+import {
+  codePointLength,
+  isHighSurrogate,
+  isLowSurrogate,
+} from "./_code_points.ts";
+import { TextOperation } from "./operation.ts";
+
+/**
+ * An operation that turns `text` into `newText`, keeping their common
+ * prefix and suffix (so cursors there stay put).
+ *
+ * @param text The current text.
+ * @param newText The text wanted.
+ * @returns One operation on `text`.
+ *
+ * @example
+ * ```ts
+ * import { replaceAllOperation } from "@rustpad-mcp/server";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(replaceAllOperation("hello world", "hello there").toJSON(), [6, "there", -5]);
+ * ```
+ */
+export function replaceAllOperation(
+  text: string,
+  newText: string,
+): TextOperation {
+  let prefix = 0;
+  const shorter = Math.min(text.length, newText.length);
+  while (prefix < shorter && text[prefix] === newText[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < shorter - prefix &&
+    text[text.length - 1 - suffix] === newText[newText.length - 1 - suffix]
+  ) {
+    suffix++;
+  }
+  // Never split a surrogate pair: back off to a code point boundary.
+  if (prefix > 0 && isHighSurrogate(text.charCodeAt(prefix - 1))) prefix--;
+  if (suffix > 0 && isLowSurrogate(text.charCodeAt(text.length - suffix))) {
+    suffix--;
+  }
+  return new TextOperation()
+    .retain(codePointLength(text.slice(0, prefix)))
+    .delete(codePointLength(text.slice(prefix, text.length - suffix)))
+    .insert(newText.slice(prefix, newText.length - suffix))
+    .retain(codePointLength(text.slice(text.length - suffix)));
+}
+
+/**
+ * An operation that inserts `addition` at the end of `text`.
+ *
+ * @param text The current text.
+ * @param addition The text to append verbatim.
+ * @returns One operation on `text`.
+ *
+ * @example
+ * ```ts
+ * import { appendOperation } from "@rustpad-mcp/server";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(appendOperation("a🎉", "b").toJSON(), [2, "b"]);
+ * ```
+ */
+export function appendOperation(text: string, addition: string): TextOperation {
+  return new TextOperation().retain(codePointLength(text)).insert(addition);
+}
+
+/**
+ * Where `search` occurs in `text`, left to right without overlaps (as
+ * `String.prototype.replaceAll` finds them), as UTF-16 offsets.
+ *
+ * @param text The text to search.
+ * @param search A non-empty string.
+ * @returns The UTF-16 offset of each occurrence.
+ * @throws {RangeError} If `search` is empty.
+ *
+ * @example
+ * ```ts
+ * import { findOccurrences } from "@rustpad-mcp/server";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(findOccurrences("aaaa", "aa"), [0, 2]);
+ * ```
+ */
+export function findOccurrences(text: string, search: string): number[] {
+  if (search === "") {
+    throw new RangeError(
+      "Cannot search for the empty string as it occurs everywhere: current value is empty",
+    );
+  }
+  const found: number[] = [];
+  for (
+    let at = text.indexOf(search);
+    at !== -1;
+    at = text.indexOf(search, at + search.length)
+  ) {
+    found.push(at);
+  }
+  return found;
+}
+
+/**
+ * An operation replacing each occurrence of `search` at `offsets` (UTF-16
+ * offsets from {@linkcode findOccurrences}) with `replace`, leaving the rest
+ * of `text` retained.
+ *
+ * @param text The text the offsets were found in.
+ * @param search The string found.
+ * @param replace Its replacement.
+ * @param offsets The UTF-16 offsets of the occurrences, ascending.
+ * @returns One operation on `text`.
+ *
+ * @example
+ * ```ts
+ * import { findOccurrences, replaceOperation } from "@rustpad-mcp/server";
+ * import assert from "node:assert/strict";
+ *
+ * const text = "🎉 cat, cat";
+ * const op = replaceOperation(text, "cat", "dog", findOccurrences(text, "cat"));
+ * assert.equal(op.apply(text), "🎉 dog, dog");
+ * ```
+ */
+export function replaceOperation(
+  text: string,
+  search: string,
+  replace: string,
+  offsets: readonly number[],
+): TextOperation {
+  const op = new TextOperation();
+  const searchLength = codePointLength(search);
+  let done = 0;
+  for (const offset of offsets) {
+    op.retain(codePointLength(text.slice(done, offset)))
+      .delete(searchLength)
+      .insert(replace);
+    done = offset + search.length;
+  }
+  return op.retain(codePointLength(text.slice(done)));
+}

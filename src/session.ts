@@ -1,0 +1,587 @@
+/**
+ * A live collaboration session on one pad over Rustpad's WebSocket: it learns
+ * its identity, folds the history into the current text and revision, keeps
+ * both current as other people's operations arrive, and submits its own
+ * operations through the {@link ./client_state.ts | client state machine}.
+ *
+ * @module
+ */
+
+import {
+  applyClient,
+  applyServer,
+  type ClientState,
+  serverAck,
+  synchronized,
+} from "./client_state.ts";
+import type { TextOperation } from "./operation.ts";
+import {
+  type ClientMessage,
+  type CursorData,
+  encodeMessage,
+  MAX_TEXT_LENGTH,
+  parseServerMessage,
+  type ServerMessage,
+  type UserId,
+  type UserInfo,
+  type UserOperation,
+} from "./protocol.ts";
+import { TextBuffer } from "./text_buffer.ts";
+import { parseBaseUrl, socketUrl } from "./urls.ts";
+import { EditNotAcknowledgedError, SessionError } from "./session_error.ts";
+
+/** Options for {@linkcode PadSession.open}. */
+export interface PadSessionOptions {
+  /**
+   * Bound on every wait: connecting, the initial burst, each
+   * acknowledgement and echo.
+   *
+   * @default {15000}
+   */
+  timeoutMs?: number;
+  /**
+   * Announce this display name and hue to the people in the pad
+   * (`ClientInfo`). Without it the session stays invisible in the user list.
+   */
+  user?: UserInfo;
+}
+
+/** What the server's acknowledgement of an edit tells. */
+export interface Acknowledgement {
+  /** The pad's revision right after the edit (history operations applied). */
+  revision: number;
+  /** The pad's text as this session then sees it. */
+  text: string;
+}
+
+interface PendingEdit {
+  resolve(ack: Acknowledgement): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+interface EchoWaiter {
+  matches(message: ServerMessage): boolean;
+  resolve(): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+/**
+ * A live session on one pad. Open one with {@linkcode PadSession.open}; it
+ * is ready when the server's whole initial burst (history, language, users,
+ * cursors) has been folded in.
+ *
+ * @example Append to a pad while others type
+ * ```ts
+ * import { PadSession, TextOperation } from "@rustpad-mcp/server";
+ * import { startPadServer } from "@rustpad-mcp/server/testing";
+ * import assert from "node:assert/strict";
+ *
+ * await using server = await startPadServer();
+ * const session = await PadSession.open(server.url, "notes");
+ * const ack = await session.submit(
+ *   new TextOperation().retain(session.length).insert("hello"),
+ * );
+ * assert.equal(ack.text, "hello");
+ * await session.close();
+ * ```
+ */
+export class PadSession {
+  /** The pad id. */
+  readonly padId: string;
+  /** The WebSocket address. */
+  readonly url: URL;
+
+  #socket: WebSocket;
+  #timeoutMs: number;
+  #userId: UserId | undefined;
+  #state: ClientState = synchronized(0);
+  #text = new TextBuffer();
+  #authors: UserId[] = [];
+  #language: string | null = null;
+  #users = new Map<UserId, UserInfo>();
+  #cursors = new Map<UserId, CursorData>();
+  #outstanding: PendingEdit[] = [];
+  #buffered: PendingEdit[] = [];
+  #echoWaiters = new Set<EchoWaiter>();
+  #failure: SessionError | undefined;
+  #closedByUs = false;
+  #socketClosed: Promise<void>;
+
+  private constructor(url: URL, padId: string, timeoutMs: number) {
+    this.url = url;
+    this.padId = padId;
+    this.#timeoutMs = timeoutMs;
+    this.#socket = new WebSocket(url);
+    this.#socketClosed = new Promise((resolve) => {
+      this.#socket.addEventListener("close", () => resolve(), { once: true });
+    });
+  }
+
+  /**
+   * Connect to pad `padId` and fold in its initial burst.
+   *
+   * @param baseUrl The Rustpad base URL (`http` or `https`, prefix kept).
+   * @param padId The pad id; checked before connecting.
+   * @param options Timeout and announced user.
+   * @returns The ready session.
+   * @throws {TypeError} If the URL or pad id is invalid.
+   * @throws {SessionError} If the server cannot be reached, does not answer
+   * in time, closes the connection, or sends a malformed frame.
+   */
+  static async open(
+    baseUrl: string | URL,
+    padId: string,
+    options: PadSessionOptions = {},
+  ): Promise<PadSession> {
+    const url = socketUrl(parseBaseUrl(baseUrl), padId);
+    const session = new PadSession(
+      url,
+      padId,
+      options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    );
+    try {
+      await session.#connect(options.user);
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    return session;
+  }
+
+  /** This connection's user id. */
+  get userId(): UserId {
+    return this.#userId as UserId;
+  }
+
+  /** The pad's text as this session sees it, own pending edits included. */
+  get text(): string {
+    return this.#text.toString();
+  }
+
+  /** Length of {@linkcode PadSession.text} in code points. */
+  get length(): number {
+    return this.#text.length;
+  }
+
+  /** History operations applied (the server's revision once in sync). */
+  get revision(): number {
+    return this.#state.revision;
+  }
+
+  /** The pad's editor language, or `null` if never set. */
+  get language(): string | null {
+    return this.#language;
+  }
+
+  /** Everyone announced in the pad now, by user id, this session included. */
+  get users(): ReadonlyMap<UserId, UserInfo> {
+    return this.#users;
+  }
+
+  /** Cursor data by user id. */
+  get cursors(): ReadonlyMap<UserId, CursorData> {
+    return this.#cursors;
+  }
+
+  /** Whether the session can still be used. */
+  get isOpen(): boolean {
+    return this.#failure === undefined && !this.#closedByUs;
+  }
+
+  /** Whether edits of ours are still waiting for their acknowledgement. */
+  get hasPendingEdits(): boolean {
+    return this.#state.kind !== "synchronized";
+  }
+
+  /**
+   * The author of history operation number `revision` (0-based).
+   *
+   * @param revision The operation's index in the history.
+   * @returns The author's user id, or `undefined` if not seen yet.
+   */
+  authorOf(revision: number): UserId | undefined {
+    return this.#authors[revision];
+  }
+
+  /**
+   * Submit an operation on the session's current text. It is applied locally
+   * at once; the promise resolves when the server's echo of it arrives.
+   * Edits submitted while one is in flight are composed and sent after it.
+   *
+   * @param operation An operation whose base length is
+   * {@linkcode PadSession.length}.
+   * @returns The revision and text after the acknowledgement.
+   * @throws {RangeError} If the operation does not fit the text or the
+   * result would exceed 262,144 code points; nothing is sent.
+   * @throws {EditNotAcknowledgedError} If the connection ends or times out
+   * first.
+   */
+  submit(operation: TextOperation): Promise<Acknowledgement> {
+    this.#checkOpen("submit an edit");
+    if (operation.baseLength !== this.#text.length) {
+      throw new RangeError(
+        `Cannot submit edit as its base length ${operation.baseLength} differs from the pad length: current length is ${this.#text.length}`,
+      );
+    }
+    if (operation.targetLength > MAX_TEXT_LENGTH) {
+      throw new RangeError(
+        `Cannot submit edit as the pad would be ${operation.targetLength} code points, over Rustpad's limit of ${MAX_TEXT_LENGTH}: current length is ${this.#text.length}`,
+      );
+    }
+    const { promise, resolve, reject } = Promise.withResolvers<
+      Acknowledgement
+    >();
+    const transition = applyClient(this.#state, operation);
+    this.#text.apply(operation);
+    const pending: PendingEdit = {
+      resolve,
+      reject,
+      timer: setTimeout(() => {
+        this.#fail(
+          new SessionError(
+            "timeout",
+            `Rustpad did not acknowledge the edit to pad "${this.padId}" within ${this.#timeoutMs} ms`,
+          ),
+        );
+      }, this.#timeoutMs),
+    };
+    if (this.#state.kind === "synchronized") this.#outstanding.push(pending);
+    else this.#buffered.push(pending);
+    this.#state = transition.state;
+    if (transition.send) {
+      this.#send({ Edit: transition.send });
+    }
+    return promise;
+  }
+
+  /**
+   * Set the pad's language for everyone; resolves when the server echoes it.
+   *
+   * @param language A Monaco language id.
+   * @throws {SessionError} If the session fails or the echo does not come in
+   * time.
+   */
+  async setLanguage(language: string): Promise<void> {
+    this.#checkOpen("set the language");
+    this.#send({ SetLanguage: language });
+    await this.#waitForEcho(
+      (message) => "Language" in message && message.Language === language,
+      "the language change",
+    );
+  }
+
+  /**
+   * Announce a display name and hue; resolves when the server echoes it.
+   *
+   * @param info The name and hue.
+   * @throws {SessionError} If the session fails or the echo does not come in
+   * time.
+   */
+  async setUserInfo(info: UserInfo): Promise<void> {
+    this.#checkOpen("announce the user");
+    this.#send({ ClientInfo: info });
+    await this.#waitForEcho(
+      (message) =>
+        "UserInfo" in message && message.UserInfo.id === this.#userId,
+      "the user announcement",
+    );
+  }
+
+  /**
+   * Send this user's cursors and selections. Send sparingly: the server
+   * drops connections that fall 16 metadata messages behind.
+   *
+   * @param data Cursor positions and selections in code points.
+   */
+  sendCursor(data: CursorData): void {
+    this.#checkOpen("send cursor data");
+    this.#send({ CursorData: data });
+  }
+
+  /**
+   * Close the session. Edits still unacknowledged are rejected with
+   * {@linkcode EditNotAcknowledgedError}. Resolves when the socket is closed.
+   */
+  async close(): Promise<void> {
+    if (!this.#closedByUs) {
+      this.#closedByUs = true;
+      this.#rejectAll(
+        new SessionError(
+          "closed",
+          `The session on pad "${this.padId}" was closed before the server answered`,
+        ),
+      );
+      if (this.#socket.readyState !== WebSocket.CLOSED) this.#socket.close();
+    }
+    await this.#socketClosed;
+  }
+
+  /** Close the session; for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #connect(user: UserInfo | undefined): Promise<void> {
+    const socket = this.#socket;
+    const ready = Promise.withResolvers<void>();
+    const timer = setTimeout(() => {
+      ready.reject(
+        new SessionError(
+          "timeout",
+          `Rustpad at ${this.url.origin} did not open pad "${this.padId}" within ${this.#timeoutMs} ms`,
+        ),
+      );
+    }, this.#timeoutMs);
+    let opened = false;
+    socket.addEventListener("open", () => opened = true, { once: true });
+    socket.addEventListener("error", (event) => {
+      if (opened) return;
+      const reason = (event as ErrorEvent).message;
+      ready.reject(
+        new SessionError(
+          "unreachable",
+          `Cannot reach Rustpad at ${this.url.href}: ${
+            reason || "the WebSocket connection failed"
+          }`,
+        ),
+      );
+    });
+    socket.addEventListener("close", () => {
+      clearTimeout(timer);
+      this.#onClose(opened);
+      if (this.#failure) ready.reject(this.#failure);
+    });
+    socket.addEventListener("message", (event) => {
+      this.#onFrame(event.data, user, ready);
+    });
+    try {
+      await ready.promise;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #onFrame(
+    data: unknown,
+    user: UserInfo | undefined,
+    ready: PromiseWithResolvers<void>,
+  ): void {
+    if (typeof data !== "string" || !this.isOpen) return;
+    let message: ServerMessage;
+    try {
+      message = parseServerMessage(data);
+      if (this.#userId === undefined) {
+        if (!("Identity" in message)) {
+          throw new TypeError(
+            `Cannot start the session as the first frame is not Identity: current frame is ${
+              Object.keys(message)[0]
+            }`,
+          );
+        }
+        this.#userId = message.Identity;
+        this.#startBarrier(user, ready);
+        return;
+      }
+      this.#receive(message);
+    } catch (error) {
+      this.#fail(
+        new SessionError(
+          "malformed",
+          `Rustpad sent a malformed frame on pad "${this.padId}", so the session was closed`,
+          { cause: error },
+        ),
+      );
+      return;
+    }
+    for (const waiter of this.#echoWaiters) {
+      if (waiter.matches(message)) {
+        this.#echoWaiters.delete(waiter);
+        clearTimeout(waiter.timer);
+        waiter.resolve();
+      }
+    }
+  }
+
+  /**
+   * The server reads a client's messages only after sending the whole
+   * initial burst, so the echo of our first message marks the burst's end.
+   * Announcing ourselves is that message; an invisible session sends empty
+   * cursor data instead.
+   */
+  #startBarrier(
+    user: UserInfo | undefined,
+    ready: PromiseWithResolvers<void>,
+  ): void {
+    const own = (message: ServerMessage) =>
+      user
+        ? "UserInfo" in message && message.UserInfo.id === this.#userId
+        : "UserCursor" in message && message.UserCursor.id === this.#userId;
+    this.#send(
+      user
+        ? { ClientInfo: user }
+        : { CursorData: { cursors: [], selections: [] } },
+    );
+    this.#waitForEcho(own, "the initial history").then(
+      ready.resolve,
+      ready.reject,
+    );
+  }
+
+  #receive(message: ServerMessage): void {
+    if ("History" in message) {
+      this.#receiveHistory(message.History.start, message.History.operations);
+    } else if ("Language" in message) {
+      this.#language = message.Language;
+    } else if ("UserInfo" in message) {
+      const { id, info } = message.UserInfo;
+      if (info) {
+        this.#users.set(id, info);
+      } else {
+        this.#users.delete(id);
+        this.#cursors.delete(id);
+      }
+    } else if ("UserCursor" in message) {
+      this.#cursors.set(message.UserCursor.id, message.UserCursor.data);
+    } else {
+      throw new TypeError(
+        `Cannot take a second Identity: current user id is ${this.#userId}`,
+      );
+    }
+  }
+
+  #receiveHistory(start: number, operations: UserOperation[]): void {
+    for (const [offset, { id, operation }] of operations.entries()) {
+      const revision = start + offset;
+      // The server may resend operations we already have (overlap).
+      if (revision < this.#state.revision) continue;
+      if (revision > this.#state.revision) {
+        throw new RangeError(
+          `Cannot apply history from revision ${revision} as operations are missing: current revision is ${this.#state.revision}`,
+        );
+      }
+      this.#authors.push(id);
+      if (id === this.#userId) {
+        this.#acknowledge();
+      } else {
+        const { state, apply } = applyServer(this.#state, operation);
+        this.#text.apply(apply);
+        this.#state = state;
+      }
+    }
+  }
+
+  #acknowledge(): void {
+    const { state, send } = serverAck(this.#state);
+    this.#state = state;
+    const acknowledged = this.#outstanding;
+    this.#outstanding = this.#buffered;
+    this.#buffered = [];
+    if (send) this.#send({ Edit: send });
+    if (acknowledged.length === 0) return;
+    const ack = { revision: state.revision, text: this.text };
+    for (const pending of acknowledged) {
+      clearTimeout(pending.timer);
+      pending.resolve(ack);
+    }
+  }
+
+  #waitForEcho(
+    matches: (message: ServerMessage) => boolean,
+    what: string,
+  ): Promise<void> {
+    const { promise, resolve, reject } = Promise.withResolvers<void>();
+    const waiter: EchoWaiter = {
+      matches,
+      resolve,
+      reject,
+      timer: setTimeout(() => {
+        this.#echoWaiters.delete(waiter);
+        reject(
+          new SessionError(
+            "timeout",
+            `Rustpad did not confirm ${what} on pad "${this.padId}" within ${this.#timeoutMs} ms`,
+          ),
+        );
+      }, this.#timeoutMs),
+    };
+    this.#echoWaiters.add(waiter);
+    return promise;
+  }
+
+  #send(message: ClientMessage): void {
+    // A socket that is closing fails the session from its close event.
+    if (this.#socket.readyState !== WebSocket.OPEN) return;
+    this.#socket.send(encodeMessage(message));
+  }
+
+  #checkOpen(action: string): void {
+    if (this.#failure) throw this.#failure;
+    if (this.#closedByUs) {
+      throw new SessionError(
+        "closed",
+        `Cannot ${action} as the session on pad "${this.padId}" is closed`,
+      );
+    }
+  }
+
+  #onClose(opened: boolean): void {
+    if (this.#closedByUs || this.#failure) return;
+    this.#fail(
+      new SessionError(
+        opened ? "closed" : "unreachable",
+        opened
+          ? `Rustpad closed the connection to pad "${this.padId}"`
+          : `Cannot reach Rustpad at ${this.url.href}: the WebSocket connection failed`,
+      ),
+    );
+  }
+
+  /** Record the first failure, close the socket and reject every wait. */
+  #fail(error: SessionError): void {
+    if (this.#failure || this.#closedByUs) return;
+    this.#failure = error;
+    this.#rejectAll(error);
+    if (
+      this.#socket.readyState === WebSocket.OPEN ||
+      this.#socket.readyState === WebSocket.CONNECTING
+    ) {
+      this.#socket.close();
+    }
+  }
+
+  #rejectAll(cause: SessionError): void {
+    const userId = this.#userId ?? -1;
+    const revision = this.#state.revision;
+    const unacknowledged = (sent: boolean) =>
+      new EditNotAcknowledgedError(
+        cause.kind,
+        sent
+          ? `${cause.message}. The edit was sent but not acknowledged: the server refused it or the connection dropped, so it may or may not have landed`
+          : `${cause.message}. The edit was never sent, so it did not land`,
+        { sent, userId, revision },
+        { cause },
+      );
+    for (
+      const [pendingEdits, sent] of [[this.#outstanding, true], [
+        this.#buffered,
+        false,
+      ]] as const
+    ) {
+      for (const pending of pendingEdits) {
+        clearTimeout(pending.timer);
+        pending.reject(unacknowledged(sent));
+      }
+    }
+    this.#outstanding = [];
+    this.#buffered = [];
+    for (const waiter of this.#echoWaiters) {
+      clearTimeout(waiter.timer);
+      waiter.reject(cause);
+    }
+    this.#echoWaiters.clear();
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * How a pad session fails, in a form callers can act on: what went wrong,
+ * and for an edit without acknowledgement, whether it may have landed.
+ *
+ * @module
+ */
+
+import type { UserId } from "./protocol.ts";
+
+/** What went wrong with a session. */
+export type SessionErrorKind =
+  | "unreachable"
+  | "timeout"
+  | "closed"
+  | "malformed";
+
+/**
+ * A session failed: the server could not be reached, a wait timed out, the
+ * connection closed, or the server sent a frame that breaks the protocol.
+ *
+ * @example
+ * ```ts
+ * import { SessionError } from "@rustpad-mcp/server";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new SessionError("timeout", "Rustpad did not answer within 10 ms");
+ * assert.equal(error.kind, "timeout");
+ * ```
+ */
+export class SessionError extends Error {
+  /** What went wrong. */
+  readonly kind: SessionErrorKind;
+
+  /**
+   * @param kind What went wrong.
+   * @param message One sentence for a person or a model.
+   * @param options The underlying cause, if any.
+   */
+  constructor(
+    kind: SessionErrorKind,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "SessionError";
+    this.kind = kind;
+  }
+}
+
+/**
+ * An edit whose acknowledgement never came. When `sent` is false it never
+ * left this process, so it did not land. When `sent` is true it may have
+ * landed: it did exactly if a later look at the pad's history finds an
+ * operation by `userId` at or after `revision`
+ * ({@linkcode PadSession.authorOf}).
+ *
+ * @example
+ * ```ts
+ * import { EditNotAcknowledgedError } from "@rustpad-mcp/server";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new EditNotAcknowledgedError("closed", "Rustpad closed the connection", {
+ *   sent: true,
+ *   userId: 3,
+ *   revision: 7,
+ * });
+ * assert.equal(error.revision, 7);
+ * ```
+ */
+export class EditNotAcknowledgedError extends SessionError {
+  /** Whether the edit was sent to the server. */
+  readonly sent: boolean;
+  /** The session's user id, the author id the edit would carry. */
+  readonly userId: UserId;
+  /** History operations the session had seen when it failed. */
+  readonly revision: number;
+
+  /**
+   * @param kind What went wrong.
+   * @param message One sentence for a person or a model.
+   * @param details Whether it was sent, by whom, and from which revision.
+   * @param options The underlying cause, if any.
+   */
+  constructor(
+    kind: SessionErrorKind,
+    message: string,
+    details: { sent: boolean; userId: UserId; revision: number },
+    options?: ErrorOptions,
+  ) {
+    super(kind, message, options);
+    this.name = "EditNotAcknowledgedError";
+    this.sent = details.sent;
+    this.userId = details.userId;
+    this.revision = details.revision;
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * One live session per pad, shared by every tool call on that pad. Rustpad
+ * drops connections that fall 16 metadata messages behind, so a client that
+ * cares about the people in a pad keeps one connection per pad and announces
+ * itself once, rather than connecting for every call.
+ *
+ * @module
+ */
+
+import type { TextOperation } from "./operation.ts";
+import type { UserInfo } from "./protocol.ts";
+import { type Acknowledgement, PadSession } from "./session.ts";
+import { EditNotAcknowledgedError } from "./session_error.ts";
+
+/** Options for {@linkcode SessionPool}. */
+export interface SessionPoolOptions {
+  /**
+   * Bound on every network wait of a session.
+   *
+   * @default {15000}
+   */
+  timeoutMs?: number;
+  /** How the sessions appear to the people in the pad. */
+  user?: UserInfo;
+  /**
+   * Close a session after it has been unused this long.
+   *
+   * @default {120000}
+   */
+  idleMs?: number;
+}
+
+/** The outcome of {@linkcode SessionPool.edit}. */
+export interface EditOutcome extends Acknowledgement {
+  /** The pad's length in code points after the edit. */
+  length: number;
+  /**
+   * True when the connection dropped before the acknowledgement and the
+   * pad's history, read again on a new connection, shows the edit landed.
+   */
+  recovered: boolean;
+}
+
+interface Entry {
+  session: Promise<PadSession>;
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Opens, reuses and closes pad sessions.
+ *
+ * @example
+ * ```ts
+ * import { SessionPool } from "@rustpad-mcp/server";
+ * import { startPadServer } from "@rustpad-mcp/server/testing";
+ * import assert from "node:assert/strict";
+ *
+ * await using server = await startPadServer();
+ * await using pool = new SessionPool(server.url);
+ * const first = await pool.get("notes");
+ * assert.equal(await pool.get("notes"), first);
+ * ```
+ */
+export class SessionPool {
+  #baseUrl: string | URL;
+  #options: SessionPoolOptions;
+  #entries = new Map<string, Entry>();
+  #closed = false;
+
+  /**
+   * @param baseUrl The Rustpad base URL.
+   * @param options Timeout, announced user and idle time.
+   */
+  constructor(baseUrl: string | URL, options: SessionPoolOptions = {}) {
+    this.#baseUrl = baseUrl;
+    this.#options = options;
+  }
+
+  /**
+   * The open session on `padId`, connecting if there is none or the last
+   * one failed. Concurrent calls share one connection attempt.
+   *
+   * @param padId The pad id.
+   * @returns A ready session.
+   * @throws {SessionError} If connecting fails.
+   * @throws {TypeError} If the pool is closed or the pad id is invalid.
+   */
+  async get(padId: string): Promise<PadSession> {
+    if (this.#closed) {
+      throw new TypeError(
+        `Cannot open pad "${padId}" as the session pool is closed`,
+      );
+    }
+    let entry = this.#entries.get(padId);
+    if (entry) {
+      const session = await entry.session.catch(() => undefined);
+      if (session?.isOpen && this.#entries.get(padId) === entry) {
+        this.#touch(padId, entry);
+        return session;
+      }
+      if (this.#entries.get(padId) === entry) this.#drop(padId, entry);
+    }
+    entry = this.#entries.get(padId);
+    if (!entry) {
+      entry = {
+        session: PadSession.open(this.#baseUrl, padId, {
+          ...this.#options.timeoutMs !== undefined &&
+            { timeoutMs: this.#options.timeoutMs },
+          ...this.#options.user !== undefined && { user: this.#options.user },
+        }),
+      };
+      const opening = entry;
+      this.#entries.set(padId, opening);
+      opening.session.catch(() => {
+        if (this.#entries.get(padId) === opening) this.#entries.delete(padId);
+      });
+    }
+    const session = await entry.session;
+    this.#touch(padId, entry);
+    return session;
+  }
+
+  /**
+   * Build an operation from the pad's current state and submit it. If the
+   * connection drops before the acknowledgement, a new connection reads the
+   * history to learn whether the edit landed: if it did, this resolves as
+   * usual (with `recovered: true`); if not, it rejects saying nothing
+   * changed.
+   *
+   * @param padId The pad id.
+   * @param build Makes the operation from the ready session, synchronously,
+   * so no other operation can arrive in between; it may throw to refuse.
+   * @returns The acknowledgement and the pad's length.
+   * @throws {EditNotAcknowledgedError} If the edit did not land or whether
+   * it landed cannot be known; the message says which.
+   */
+  async edit(
+    padId: string,
+    build: (session: PadSession) => TextOperation,
+  ): Promise<EditOutcome> {
+    const session = await this.get(padId);
+    const operation = build(session);
+    try {
+      const ack = await session.submit(operation);
+      return { ...ack, length: session.length, recovered: false };
+    } catch (error) {
+      if (!(error instanceof EditNotAcknowledgedError) || !error.sent) {
+        throw error;
+      }
+      return await this.#recover(padId, error);
+    }
+  }
+
+  async #recover(
+    padId: string,
+    error: EditNotAcknowledgedError,
+  ): Promise<EditOutcome> {
+    let fresh: PadSession;
+    try {
+      fresh = await this.get(padId);
+    } catch (reconnectError) {
+      throw new EditNotAcknowledgedError(
+        error.kind,
+        `${error.message}. Reconnecting to check failed too (${
+          (reconnectError as Error).message
+        }): read the pad to see whether the edit is there`,
+        error,
+        { cause: error },
+      );
+    }
+    for (let revision = error.revision; revision < fresh.revision; revision++) {
+      if (fresh.authorOf(revision) === error.userId) {
+        return {
+          revision: fresh.revision,
+          text: fresh.text,
+          length: fresh.length,
+          recovered: true,
+        };
+      }
+    }
+    throw new EditNotAcknowledgedError(
+      error.kind,
+      `${
+        error.cause instanceof Error ? error.cause.message : error.message
+      }. The edit did not land (the pad's history has no trace of it), so nothing changed; it is safe to try again`,
+      error,
+      { cause: error },
+    );
+  }
+
+  /** Close every session; later calls to {@linkcode SessionPool.get} fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const entries = [...this.#entries.entries()];
+    this.#entries.clear();
+    await Promise.all(
+      entries.map(([padId, entry]) => this.#drop(padId, entry)),
+    );
+  }
+
+  /** Close every session; for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #touch(padId: string, entry: Entry): void {
+    clearTimeout(entry.idleTimer);
+    entry.idleTimer = setTimeout(async () => {
+      const session = await entry.session.catch(() => undefined);
+      // Never cut an edit short: wait for its acknowledgement first.
+      if (session?.hasPendingEdits) this.#touch(padId, entry);
+      else await this.#drop(padId, entry);
+    }, this.#options.idleMs ?? 120_000);
+    // An idle session must not keep the process alive.
+    Deno.unrefTimer(entry.idleTimer as unknown as number);
+  }
+
+  async #drop(padId: string, entry: Entry): Promise<void> {
+    clearTimeout(entry.idleTimer);
+    if (this.#entries.get(padId) === entry) this.#entries.delete(padId);
+    const session = await entry.session.catch(() => undefined);
+    await session?.close();
+  }
+}

@@ -1,0 +1,79 @@
+// The frames a server socket has yet to write, so a test can delay them all
+// (a slow network) without ever reordering them, a hang-up included.
+
+/** One socket's outgoing frames, written after a delay, in order. */
+export class Outbox {
+  readonly #socket: WebSocket;
+  readonly #delayMs: () => number;
+  /** Frames waiting for their time; `null` stands for closing the socket. */
+  readonly #queue: { frame: string | null; due: number }[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #lastDue = 0;
+  #done = false;
+
+  /**
+   * @param socket The server side of a connection.
+   * @param delayMs Read for each frame: how long to hold it back.
+   */
+  constructor(socket: WebSocket, delayMs: () => number) {
+    this.#socket = socket;
+    this.#delayMs = delayMs;
+  }
+
+  /** Write `frame` once every earlier frame is written and its delay passed. */
+  send(frame: string): void {
+    this.#push(frame);
+  }
+
+  /** Close the socket once every frame before is written. */
+  close(): void {
+    this.#push(null);
+    this.#done = true;
+  }
+
+  /** Drop every waiting frame and stop the timer: the socket is gone. */
+  dispose(): void {
+    this.#done = true;
+    this.#queue.length = 0;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #push(frame: string | null): void {
+    if (this.#done) return;
+    const delay = this.#delayMs();
+    if (delay <= 0 && this.#queue.length === 0) {
+      this.#write(frame);
+      return;
+    }
+    const due = Math.max(performance.now() + delay, this.#lastDue);
+    this.#lastDue = due;
+    this.#queue.push({ frame, due });
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    const next = this.#queue[0];
+    if (this.#timer !== undefined || next === undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#flush();
+    }, Math.max(0, next.due - performance.now()));
+  }
+
+  #flush(): void {
+    const now = performance.now();
+    for (let next = this.#queue[0]; next !== undefined && next.due <= now;) {
+      this.#queue.shift();
+      this.#write(next.frame);
+      next = this.#queue[0];
+    }
+    this.#schedule();
+  }
+
+  #write(frame: string | null): void {
+    if (this.#socket.readyState !== WebSocket.OPEN) return;
+    if (frame === null) this.#socket.close();
+    else this.#socket.send(frame);
+  }
+}

@@ -1,0 +1,143 @@
+// One pad's state, as the real server's `Rustpad` struct keeps it, with no
+// I/O: each client message returns the message to broadcast, or throws
+// where the real server hangs up.
+
+import { TextOperation } from "../operation.ts";
+import {
+  type ClientMessage,
+  type CursorData,
+  MAX_TEXT_LENGTH,
+  PERSISTED_USER_ID,
+  type ServerMessage,
+  type UserInfo,
+  type UserOperation,
+} from "../protocol.ts";
+import { TextBuffer } from "../text_buffer.ts";
+import type { PersistedPad } from "./pad_database.ts";
+
+/** A pad in memory: text, history, language, users and their cursors. */
+export class Pad {
+  readonly #text: TextBuffer;
+  readonly #history: UserOperation[] = [];
+  #language: string | null = null;
+  readonly #users = new Map<number, UserInfo>();
+  readonly #cursors = new Map<number, CursorData>();
+  #nextUserId = 0;
+
+  /**
+   * A new empty pad, or one restored from storage: a history of ONE insert
+   * of the whole text (even an empty one) by user 2^64-1.
+   */
+  constructor(persisted?: PersistedPad) {
+    this.#text = new TextBuffer(persisted?.text ?? "");
+    if (persisted !== undefined) {
+      this.#language = persisted.language;
+      this.#history.push({
+        id: PERSISTED_USER_ID,
+        operation: new TextOperation().insert(persisted.text),
+      });
+    }
+  }
+
+  /** Number of operations in the history. */
+  get revision(): number {
+    return this.#history.length;
+  }
+
+  get text(): string {
+    return this.#text.toString();
+  }
+
+  /** What the database stores. */
+  toPersisted(): PersistedPad {
+    return { text: this.text, language: this.#language };
+  }
+
+  /** A new connection's user id: a counter, never reused. */
+  join(): number {
+    return this.#nextUserId++;
+  }
+
+  /** What a new connection receives after `Identity`, in order. */
+  welcome(): ServerMessage[] {
+    const messages: ServerMessage[] = [];
+    if (this.#history.length > 0) messages.push(this.history(0));
+    if (this.#language !== null) messages.push({ Language: this.#language });
+    for (const [id, info] of this.#users) {
+      messages.push({ UserInfo: { id, info } });
+    }
+    for (const [id, data] of this.#cursors) {
+      messages.push({ UserCursor: { id, data } });
+    }
+    return messages;
+  }
+
+  /** Operations `start`, `start + 1`, ... of the history. */
+  history(start: number): ServerMessage {
+    return {
+      History: { start, operations: this.#history.slice(start) },
+    };
+  }
+
+  /**
+   * Handle one message from user `id`.
+   *
+   * @returns The message to broadcast to every connection of the pad.
+   * @throws {RangeError} If the message is an edit the server hangs up on.
+   */
+  receive(id: number, message: ClientMessage): ServerMessage {
+    if ("Edit" in message) {
+      const { revision, operation } = message.Edit;
+      return this.#edit(id, revision, operation);
+    }
+    if ("SetLanguage" in message) {
+      this.#language = message.SetLanguage;
+      return { Language: message.SetLanguage };
+    }
+    if ("ClientInfo" in message) {
+      this.#users.set(id, message.ClientInfo);
+      return { UserInfo: { id, info: message.ClientInfo } };
+    }
+    this.#cursors.set(id, message.CursorData);
+    return { UserCursor: { id, data: message.CursorData } };
+  }
+
+  /** Forget user `id`; returns the `info: null` message to broadcast. */
+  leave(id: number): ServerMessage {
+    this.#users.delete(id);
+    this.#cursors.delete(id);
+    return { UserInfo: { id, info: null } };
+  }
+
+  #edit(id: number, revision: number, incoming: TextOperation): ServerMessage {
+    const current = this.#history.length;
+    if (revision > current) {
+      throw new RangeError(
+        `Cannot apply edit as revision ${revision} is ahead of the pad: current revision is ${current}`,
+      );
+    }
+    // The server transforms the incoming operation (first) over every
+    // operation the client had not seen, and keeps the first result.
+    let operation = incoming;
+    for (const entry of this.#history.slice(revision)) {
+      [operation] = operation.transform(entry.operation);
+    }
+    if (operation.targetLength > MAX_TEXT_LENGTH) {
+      throw new RangeError(
+        `Cannot apply edit as the result would exceed ${MAX_TEXT_LENGTH} code points: current result length is ${operation.targetLength}`,
+      );
+    }
+    this.#text.apply(operation);
+    for (const data of this.#cursors.values()) {
+      data.cursors = data.cursors.map((cursor) =>
+        operation.transformIndex(cursor)
+      );
+      data.selections = data.selections.map(([start, end]) => [
+        operation.transformIndex(start),
+        operation.transformIndex(end),
+      ]);
+    }
+    this.#history.push({ id, operation });
+    return this.history(current);
+  }
+}
