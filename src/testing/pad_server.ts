@@ -136,7 +136,7 @@ const PAD_ROUTE = /^\/api\/(text|socket)\/([^/]+)$/;
  * await server.close();
  * ```
  */
-export class PadServer {
+export class PadServer implements AsyncDisposable {
   /** The base URL, such as `"http://127.0.0.1:40123"` (no trailing slash). */
   readonly url: string;
   /** The port listened on. */
@@ -394,6 +394,26 @@ export class PadServer {
     return this.#closing;
   }
 
+  /**
+   * {@linkcode PadServer.close}, for `await using`.
+   *
+   * @returns A promise that resolves once nothing is left running.
+   *
+   * @example
+   * ```ts
+   * import { startPadServer } from "@rustpad-mcp/server/testing";
+   * import assert from "node:assert/strict";
+   *
+   * {
+   *   await using server = await startPadServer();
+   *   assert.ok(server.port > 0);
+   * } // closed here
+   * ```
+   */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
   async #shutDown(): Promise<void> {
     clearInterval(this.#snapshotTimer);
     for (const { connections } of this.#pads.values()) {
@@ -461,7 +481,7 @@ export class PadServer {
     if (this.#closing !== undefined) {
       return reply(
         503,
-        "Cannot open a pad socket as the server is closing: current state is closing",
+        "Cannot open a pad socket as the server is shutting down: current state is closing",
         TEXT_PLAIN,
       );
     }

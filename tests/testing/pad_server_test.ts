@@ -229,3 +229,12 @@ Deno.test("PadDatabase rejects an invalid pad id", () => {
     TypeError,
   );
 });
+
+Deno.test("PadServer closes itself at the end of an `await using` block", async () => {
+  let port: number;
+  {
+    await using server = await startPadServer();
+    port = server.port;
+  }
+  await assert.rejects(fetch(`http://127.0.0.1:${port}/api/stats`), TypeError);
+});

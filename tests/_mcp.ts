@@ -1,0 +1,108 @@
+// A harness that connects an SDK `Client` to `createServer()` over the
+// in-memory transport, against a compatible pad server on loopback.
+
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/inMemory"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import { createServer, loadConfig } from "../mod.ts";
+import { type PadServer, startPadServer } from "../src/testing/mod.ts";
+
+/** What a test needs: the client, the pad server, and one way to stop both. */
+export interface Harness extends AsyncDisposable {
+  client: Client;
+  pads: PadServer;
+  /** Elicitation requests the client received. */
+  elicitations: ElicitRequest["params"][];
+  /** Call a tool and return its result. */
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** The pad's text over HTTP. */
+  text(id: string): Promise<string>;
+}
+
+export interface HarnessOptions {
+  /** Environment variables besides RUSTPAD_URL. */
+  env?: Record<string, string>;
+  /** Declare elicitation and answer each request with this. */
+  elicit?: (
+    request: ElicitRequest["params"],
+  ) => ElicitResult | Promise<ElicitResult>;
+  /** Use this pad server instead of starting one. */
+  pads?: PadServer;
+}
+
+export async function connect(options: HarnessOptions = {}): Promise<Harness> {
+  const pads = options.pads ?? await startPadServer();
+  const server = createServer(
+    loadConfig({ RUSTPAD_URL: pads.url, ...options.env }),
+  );
+  const client = new Client(
+    { name: "test-client", version: "1.0.0" },
+    options.elicit ? { capabilities: { elicitation: { form: {} } } } : {},
+  );
+  const elicitations: ElicitRequest["params"][] = [];
+  if (options.elicit) {
+    const answer = options.elicit;
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      elicitations.push(request.params);
+      return answer(request.params);
+    });
+  }
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  return {
+    client,
+    pads,
+    elicitations,
+    call: async (name, args = {}) =>
+      await client.callTool({ name, arguments: args }) as CallToolResult,
+    text: async (id) =>
+      await (await fetch(`${pads.url}/api/text/${id}`)).text(),
+    async [Symbol.asyncDispose]() {
+      await client.close();
+      await server.close();
+      if (!options.pads) await pads.close();
+    },
+  };
+}
+
+/** The structured content of a successful call; throws on an error result. */
+export function structured(result: CallToolResult): Record<string, unknown> {
+  if (result.isError) {
+    throw new Error(`Expected success, got error: ${textOf(result)}`);
+  }
+  return result.structuredContent as Record<string, unknown>;
+}
+
+/** The text block of a result. */
+export function textOf(result: CallToolResult): string {
+  const block = result.content[0];
+  return block?.type === "text" ? block.text : "";
+}
+
+/** The error sentence of a failed call; throws if the call succeeded. */
+export function errorOf(result: CallToolResult): string {
+  if (!result.isError) {
+    throw new Error(`Expected an error, got: ${JSON.stringify(result)}`);
+  }
+  return textOf(result);
+}
+
+/** Wait until `condition` holds, polling; fails after about 2 s. */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}

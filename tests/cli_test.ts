@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CONFIG_VARIABLES, VERSION } from "../mod.ts";
+import { startPadServer } from "../src/testing/mod.ts";
+
+const MOD = new URL("../mod.ts", import.meta.url).pathname;
+
+async function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD, ...args],
+    env: { NO_COLOR: "1", ...env },
+    stdin: "null",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return {
+    code: output.code,
+    stdout: decode(output.stdout),
+    stderr: decode(output.stderr),
+  };
+}
+
+Deno.test("the stdio server serves a real MCP client and exits when stdin closes", async () => {
+  await using pads = await startPadServer();
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", MOD],
+    env: {
+      RUSTPAD_URL: pads.url,
+      NO_COLOR: "1",
+      PATH: Deno.env.get("PATH") ?? "",
+    },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => {
+    stderr += new TextDecoder().decode(chunk);
+  });
+  const client = new Client({ name: "stdio-test", version: "1.0.0" });
+  await client.connect(transport);
+  const appended = await client.callTool({
+    name: "append_to_document",
+    arguments: { id: "stdio", text: "over stdio" },
+  });
+  assert.equal((appended.structuredContent as { length: number }).length, 10);
+  assert.equal(
+    await (await fetch(`${pads.url}/api/text/stdio`)).text(),
+    "over stdio",
+  );
+  const tools = await client.listTools();
+  assert.equal(tools.tools.length, 8);
+  await client.close();
+  assert.match(stderr, /serving on stdio/);
+});
+
+Deno.test("`--help` lists every configuration variable", async () => {
+  const { code, stdout } = await run(["--help"]);
+  assert.equal(code, 0);
+  for (const variable of CONFIG_VARIABLES) {
+    assert.ok(stdout.includes(variable.name), `--help names ${variable.name}`);
+  }
+});
+
+Deno.test("`--version` prints the version", async () => {
+  const { code, stdout } = await run(["--version"]);
+  assert.equal(code, 0);
+  assert.equal(stdout.trim(), `rustpad-mcp ${VERSION}`);
+});
+
+Deno.test("an unknown flag stops with exit code 2 and one line on stderr", async () => {
+  const { code, stderr, stdout } = await run(["--port", "3"]);
+  assert.equal(code, 2);
+  assert.equal(stdout, "");
+  assert.equal(stderr.trim().split("\n").length, 1);
+});
+
+for (
+  const [variable, value, accepted] of [
+    ["RUSTPAD_URL", "ftp://example.com", /http/],
+    ["RUSTPAD_ALLOW_TOOLS", "get_document,delete_everything", /get_document/],
+    ["RUSTPAD_DENY_TOOLS", "nope", /get_document/],
+    ["RUSTPAD_READ_ONLY", "maybe", /true/],
+    ["ELICITATION", "sometimes", /false/],
+    ["RUSTPAD_USER_HUE", "red", /0 to 359/],
+    ["RUSTPAD_TIMEOUT_MS", "soon", /integer/],
+  ] as const
+) {
+  Deno.test(`a bad ${variable} stops the server with exit code 2 naming the variable and value`, async () => {
+    const { code, stderr, stdout } = await run([], { [variable]: value });
+    assert.equal(code, 2);
+    assert.equal(stdout, "");
+    const lines = stderr.trim().split("\n");
+    assert.equal(lines.length, 1, stderr);
+    assert.ok(lines[0]!.includes(variable), stderr);
+    assert.ok(lines[0]!.includes(value), stderr);
+    assert.match(lines[0]!, accepted);
+  });
+}

@@ -1,0 +1,205 @@
+import assert from "node:assert/strict";
+import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
+import { PadSession, TextOperation } from "../../mod.ts";
+
+/** A person typing one character at a time from the start of a pad. */
+async function typeAtStart(
+  person: PadSession,
+  text: string,
+): Promise<void> {
+  let position = 0;
+  for (const character of text) {
+    await person.submit(
+      new TextOperation().retain(position).insert(character).retain(
+        person.length - position,
+      ),
+    );
+    position++;
+  }
+}
+
+Deno.test("`create_document` creates a pad with text and language at a random id", async () => {
+  await using h = await connect();
+  const created = structured(
+    await h.call("create_document", { text: "hello 🎉", language: "markdown" }),
+  );
+  const id = created.id as string;
+  assert.match(id, /^[a-z0-9]{12}$/);
+  assert.deepEqual(created, {
+    status: "applied",
+    id,
+    url: `${h.pads.url}/#${id}`,
+    revision: 1,
+    length: 7,
+    language: "markdown",
+  });
+  assert.equal(await h.text(id), "hello 🎉");
+  const again = structured(await h.call("create_document", {}));
+  assert.notEqual(again.id, id);
+});
+
+Deno.test("`create_document` with an id and no text opens an empty pad", async () => {
+  await using h = await connect();
+  const created = structured(await h.call("create_document", { id: "blank" }));
+  assert.deepEqual(created, {
+    status: "applied",
+    id: "blank",
+    url: `${h.pads.url}/#blank`,
+    revision: 0,
+    length: 0,
+    language: null,
+  });
+  const stats = structured(await h.call("get_stats"));
+  assert.equal(stats.num_documents, 1);
+});
+
+Deno.test("`create_document` fails and changes nothing when the pad has content", async () => {
+  await using h = await connect();
+  await h.call("append_to_document", { id: "taken", text: "mine" });
+  const message = errorOf(
+    await h.call("create_document", {
+      id: "taken",
+      text: "other",
+      language: "rust",
+    }),
+  );
+  assert.match(message, /already has content: current length is 4 code points/);
+  assert.equal(await h.text("taken"), "mine");
+  const info = structured(await h.call("get_document_info", { id: "taken" }));
+  assert.equal(info.language, null);
+});
+
+Deno.test("`create_document` refuses a bad language id", async () => {
+  await using h = await connect();
+  const message = errorOf(
+    await h.call("create_document", { id: "lang", language: "not a language" }),
+  );
+  assert.match(message, /Monaco language id is 1 to 64 letters/);
+});
+
+Deno.test("`append_to_document` appends verbatim and reports revision and length", async () => {
+  await using h = await connect();
+  const first = structured(
+    await h.call("append_to_document", { id: "log", text: "a👨‍👨‍👦‍👦" }),
+  );
+  assert.deepEqual(first, {
+    status: "applied",
+    id: "log",
+    url: `${h.pads.url}/#log`,
+    revision: 1,
+    length: 8,
+  });
+  const second = await h.call("append_to_document", { id: "log", text: "\nb" });
+  assert.equal(structured(second).revision, 2);
+  assert.match(
+    textOf(second),
+    /Appended 2 code points to pad "log"; it now has 10/,
+  );
+  assert.equal(await h.text("log"), "a👨‍👨‍👦‍👦\nb");
+});
+
+Deno.test("`append_to_document` keeps what a person types at the same moment", async () => {
+  await using h = await connect();
+  await h.call("append_to_document", { id: "together", text: "[agent]" });
+  const person = await PadSession.open(h.pads.url, "together");
+  const typing = typeAtStart(person, "person types here ");
+  const appends = [];
+  for (let i = 0; i < 5; i++) {
+    appends.push(
+      h.call("append_to_document", { id: "together", text: ` ${i}` }),
+    );
+  }
+  await Promise.all([typing, ...appends]);
+  const text = await h.text("together");
+  assert.ok(text.startsWith("person types here "), text);
+  for (let i = 0; i < 5; i++) assert.ok(text.includes(` ${i}`), text);
+  assert.ok(text.includes("[agent]"), text);
+  assert.equal([...text].length, 18 + 7 + 10);
+  await person.close();
+});
+
+Deno.test("`append_to_document` refuses a result over 262,144 code points, giving both lengths", async () => {
+  await using h = await connect();
+  await h.call("append_to_document", { id: "full", text: "a".repeat(262_000) });
+  const message = errorOf(
+    await h.call("append_to_document", { id: "full", text: "b".repeat(200) }),
+  );
+  assert.match(
+    message,
+    /result would be 262200 code points, over Rustpad's limit of 262144: current length is 262000/,
+  );
+  assert.equal((await h.text("full")).length, 262_000);
+});
+
+Deno.test("`append_to_document` refuses a text parameter over 262,144 code points", async () => {
+  await using h = await connect();
+  const message = errorOf(
+    await h.call("append_to_document", {
+      id: "big",
+      text: "🎉".repeat(262_145),
+    }),
+  );
+  assert.match(message, /262145 code points, over Rustpad's limit of 262144/);
+  assert.equal(await h.text("big"), "");
+});
+
+Deno.test("`append_to_document` reports an edit the server dropped before applying it: not landed", async () => {
+  await using h = await connect();
+  await h.call("append_to_document", { id: "dropped", text: "kept" });
+  h.pads.dropNextEdit({ pad: "dropped", when: "before-apply" });
+  const message = errorOf(
+    await h.call("append_to_document", { id: "dropped", text: " lost" }),
+  );
+  assert.match(message, /Rustpad closed the connection to pad "dropped"/);
+  assert.match(
+    message,
+    /did not land .* nothing changed; it is safe to try again/,
+  );
+  assert.equal(await h.text("dropped"), "kept");
+});
+
+Deno.test("`append_to_document` recovers an edit that landed before the connection dropped", async () => {
+  await using h = await connect();
+  h.pads.dropNextEdit({ pad: "landed", when: "after-apply" });
+  const result = await h.call("append_to_document", {
+    id: "landed",
+    text: "made it",
+  });
+  const answer = structured(result);
+  assert.equal(answer.status, "applied");
+  assert.match(String(answer.note), /history shows it landed/);
+  assert.equal(await h.text("landed"), "made it");
+});
+
+Deno.test("`append_to_document` times out with the configured limit when Rustpad is slow", async () => {
+  await using h = await connect({ env: { RUSTPAD_TIMEOUT_MS: "300" } });
+  await h.call("get_document_info", { id: "slow" });
+  h.pads.setFrameDelay(1_000);
+  const message = errorOf(
+    await h.call("append_to_document", { id: "slow", text: "x" }),
+  );
+  assert.match(message, /within 300 ms/);
+  h.pads.setFrameDelay(0);
+});
+
+Deno.test("`set_language` sets the language for everyone", async () => {
+  await using h = await connect();
+  const person = await PadSession.open(h.pads.url, "code");
+  const result = structured(
+    await h.call("set_language", { id: "code", language: "c++" }),
+  );
+  assert.deepEqual(result, { status: "applied", id: "code", language: "c++" });
+  await waitFor(() => person.language === "c++", "the person to see it");
+  await person.close();
+});
+
+Deno.test("the agent appears to people under RUSTPAD_USER_NAME and RUSTPAD_USER_HUE", async () => {
+  await using h = await connect({
+    env: { RUSTPAD_USER_NAME: "Claude", RUSTPAD_USER_HUE: "300" },
+  });
+  const person = await PadSession.open(h.pads.url, "seen");
+  await h.call("append_to_document", { id: "seen", text: "hi" });
+  await waitFor(() => person.users.size === 1, "the agent to appear");
+  assert.deepEqual([...person.users.values()], [{ name: "Claude", hue: 300 }]);
+  await person.close();
+});
