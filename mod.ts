@@ -90,7 +90,12 @@ export {
   type ElicitConfirm,
 } from "./src/confirmation.ts";
 export { type FenceOptions, fenceUntrusted } from "./src/untrusted.ts";
-export { createServer, INSTRUCTIONS, RustpadMcpServer } from "./src/server.ts";
+export {
+  createServer,
+  type CreateServerOptions,
+  INSTRUCTIONS,
+  RustpadMcpServer,
+} from "./src/server.ts";
 export { VERSION } from "./src/version.ts";
 
 export { main };

@@ -16,6 +16,7 @@
  * @module
  */
 
+import { STATUS_CODES } from "node:http";
 import { checkPadId } from "./pad_id.ts";
 import { apiUrl, parseBaseUrl } from "./urls.ts";
 
@@ -292,7 +293,10 @@ export class RustpadHttpClient {
     }
     if (response.status !== 200) {
       await response.body?.cancel().catch(() => {});
-      const text = response.statusText === "" ? "" : ` ${response.statusText}`;
+      // The standard reason phrase, never the server's own words: those are
+      // upstream text and could carry instructions.
+      const reason = STATUS_CODES[response.status];
+      const text = reason === undefined ? "" : ` ${reason}`;
       throw new RustpadHttpError(
         "status",
         url.href,

@@ -51,6 +51,17 @@ export class RustpadMcpServer extends McpServer {
   }
 }
 
+/** Options for {@linkcode createServer}, for tests and embedding. */
+export interface CreateServerOptions {
+  /**
+   * The clock that confirmation tokens expire by, in milliseconds since the
+   * epoch.
+   *
+   * @default {Date.now}
+   */
+  now?: () => number;
+}
+
 /**
  * Build a fresh MCP server with the tools `config` enables. Nothing happens
  * until it is connected to a transport; no network access before a tool is
@@ -58,6 +69,7 @@ export class RustpadMcpServer extends McpServer {
  *
  * @param config The configuration, from {@linkcode configFromEnvironment}
  * or {@linkcode loadConfig}.
+ * @param options A clock for confirmation tokens.
  * @returns The server; `close()` it to close its pad sessions.
  *
  * @example Serve in memory to an SDK client
@@ -82,7 +94,10 @@ export class RustpadMcpServer extends McpServer {
  * await server.close();
  * ```
  */
-export function createServer(config: Config): RustpadMcpServer {
+export function createServer(
+  config: Config,
+  options: CreateServerOptions = {},
+): RustpadMcpServer {
   const sessions = new SessionPool(config.rustpadUrl, {
     timeoutMs: config.timeoutMs,
     user: { name: config.userName, hue: config.userHue },
@@ -95,7 +110,9 @@ export function createServer(config: Config): RustpadMcpServer {
     http: new RustpadHttpClient(config.rustpadUrl, {
       timeoutMs: config.timeoutMs,
     }),
-    guard: new ConfirmationGuard(),
+    guard: new ConfirmationGuard(
+      options.now === undefined ? {} : { now: options.now },
+    ),
   });
   return server;
 }

@@ -152,18 +152,18 @@ class ChunkReader {
   #index = 0;
   /** Code points already consumed of the current chunk. */
   #offset = 0;
+  /** The same position in UTF-16 units, so it is never counted twice. */
+  #unitOffset = 0;
 
   constructor(chunks: readonly Chunk[]) {
     this.#chunks = chunks;
   }
 
   copy(count: number, writer: ChunkWriter): void {
-    this.#consume(count, (chunk, from, to) => {
+    this.#consume(count, (chunk, from, to, start, end) => {
       if (from === 0 && to === chunk.length) {
         writer.writeChunk(chunk);
       } else {
-        const start = advanceCodePoints(chunk.text, 0, from);
-        const end = advanceCodePoints(chunk.text, start, to - from);
         writer.write(chunk.text.slice(start, end), to - from);
       }
     });
@@ -175,7 +175,13 @@ class ChunkReader {
 
   #consume(
     count: number,
-    visit: (chunk: Chunk, from: number, to: number) => void,
+    visit: (
+      chunk: Chunk,
+      from: number,
+      to: number,
+      start: number,
+      end: number,
+    ) => void,
   ): void {
     let remaining = count;
     while (remaining > 0) {
@@ -183,13 +189,21 @@ class ChunkReader {
       if (chunk === undefined) return;
       const available = chunk.length - this.#offset;
       const taken = Math.min(available, remaining);
-      visit(chunk, this.#offset, this.#offset + taken);
+      const start = this.#unitOffset;
+      const end = taken === available
+        ? chunk.text.length
+        : chunk.text.length === chunk.length // no surrogate pairs
+        ? start + taken
+        : advanceCodePoints(chunk.text, start, taken);
+      visit(chunk, this.#offset, this.#offset + taken, start, end);
       remaining -= taken;
       if (taken === available) {
         this.#index++;
         this.#offset = 0;
+        this.#unitOffset = 0;
       } else {
         this.#offset += taken;
+        this.#unitOffset = end;
       }
     }
   }

@@ -36,12 +36,15 @@ export interface HarnessOptions {
   ) => ElicitResult | Promise<ElicitResult>;
   /** Use this pad server instead of starting one. */
   pads?: PadServer;
+  /** The clock confirmation tokens expire by. */
+  now?: () => number;
 }
 
 export async function connect(options: HarnessOptions = {}): Promise<Harness> {
   const pads = options.pads ?? await startPadServer();
   const server = createServer(
     loadConfig({ RUSTPAD_URL: pads.url, ...options.env }),
+    options.now === undefined ? {} : { now: options.now },
   );
   const client = new Client(
     { name: "test-client", version: "1.0.0" },

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { connect, errorOf, type Harness, structured, textOf } from "../_mcp.ts";
 import { PadSession, TextOperation } from "../../mod.ts";
+import { RawPerson } from "../_person.ts";
 
 const accept = () => ({
   action: "accept" as const,
@@ -151,7 +152,7 @@ Deno.test("`set_document` rejects a token issued by another server process as fo
 });
 
 Deno.test("`set_document` refuses when the pad changed while the person was deciding", async () => {
-  let person: PadSession | undefined;
+  const people: { person?: PadSession } = {};
   await using h = await connect({
     elicit: async () => {
       // The person types while the dialog is open.
@@ -163,7 +164,8 @@ Deno.test("`set_document` refuses when the pad changed while the person was deci
     },
   });
   await padWith(h, "moving", "draft");
-  person = await PadSession.open(h.pads.url, "moving");
+  const person = await PadSession.open(h.pads.url, "moving");
+  people.person = person;
   const message = errorOf(
     await h.call("set_document", { id: "moving", text: "final" }),
   );
@@ -300,26 +302,39 @@ Deno.test("`replace_in_document` token path binds the count: a new occurrence ne
   assert.equal(await h.text("cnt"), "b b b");
 });
 
-Deno.test("`replace_in_document` keeps what a person types elsewhere at the same moment", async () => {
+Deno.test("`replace_in_document` keeps what a person types through a raw socket elsewhere at the same moment", async () => {
   await using h = await connect();
   await padWith(h, "shared", "TODO: write intro\n\nbody");
-  const person = await PadSession.open(h.pads.url, "shared");
-  const typing = (async () => {
-    for (const character of " more body") {
-      await person.submit(
-        new TextOperation().retain(person.length).insert(character),
-      );
-    }
-  })();
-  const replacing = h.call("replace_in_document", {
+  await using person = await RawPerson.open(h.pads.url, "shared");
+  const typing = person.type(23, " more body");
+  await new Promise((resolve) => setTimeout(resolve, 3));
+  const result = await h.call("replace_in_document", {
     id: "shared",
     search: "TODO: write intro",
     replace: "Introduction",
   });
-  const [, result] = await Promise.all([typing, replacing]);
+  await typing;
   assert.equal(structured(result).replacements, 1);
   assert.equal(await h.text("shared"), "Introduction\n\nbody more body");
-  await person.close();
+});
+
+Deno.test("`set_document` rejects an expired token", async () => {
+  let now = Date.parse("2026-11-29T12:00:00Z");
+  await using h = await connect({ now: () => now });
+  await padWith(h, "late", "old");
+  const first = structured(
+    await h.call("set_document", { id: "late", text: "new" }),
+  );
+  now += 10 * 60 * 1000 + 1;
+  const message = errorOf(
+    await h.call("set_document", {
+      id: "late",
+      text: "new",
+      confirm_token: first.confirm_token,
+    }),
+  );
+  assert.match(message, /expired/);
+  assert.equal(await h.text("late"), "old");
 });
 
 Deno.test("`replace_in_document` refuses a result over the limit, giving both lengths", async () => {

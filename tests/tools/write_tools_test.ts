@@ -1,22 +1,7 @@
 import assert from "node:assert/strict";
 import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
-import { PadSession, TextOperation } from "../../mod.ts";
-
-/** A person typing one character at a time from the start of a pad. */
-async function typeAtStart(
-  person: PadSession,
-  text: string,
-): Promise<void> {
-  let position = 0;
-  for (const character of text) {
-    await person.submit(
-      new TextOperation().retain(position).insert(character).retain(
-        person.length - position,
-      ),
-    );
-    position++;
-  }
-}
+import { PadSession } from "../../mod.ts";
+import { RawPerson } from "../_person.ts";
 
 Deno.test("`create_document` creates a pad with text and language at a random id", async () => {
   await using h = await connect();
@@ -98,24 +83,42 @@ Deno.test("`append_to_document` appends verbatim and reports revision and length
   assert.equal(await h.text("log"), "a👨‍👨‍👦‍👦\nb");
 });
 
-Deno.test("`append_to_document` keeps what a person types at the same moment", async () => {
+Deno.test("`append_to_document` keeps what a person types through a raw socket at the same moment", async () => {
   await using h = await connect();
   await h.call("append_to_document", { id: "together", text: "[agent]" });
-  const person = await PadSession.open(h.pads.url, "together");
-  const typing = typeAtStart(person, "person types here ");
+  await using person = await RawPerson.open(h.pads.url, "together");
+  const typing = person.type(0, "person types here ");
   const appends = [];
   for (let i = 0; i < 5; i++) {
     appends.push(
       h.call("append_to_document", { id: "together", text: ` ${i}` }),
     );
+    await new Promise((resolve) => setTimeout(resolve, 3));
   }
-  await Promise.all([typing, ...appends]);
+  const results = await Promise.all(appends);
+  await typing;
+  for (const result of results) {
+    assert.equal(structured(result).status, "applied");
+  }
   const text = await h.text("together");
-  assert.ok(text.startsWith("person types here "), text);
-  for (let i = 0; i < 5; i++) assert.ok(text.includes(` ${i}`), text);
-  assert.ok(text.includes("[agent]"), text);
-  assert.equal([...text].length, 18 + 7 + 10);
-  await person.close();
+  assert.equal(text, "person types here [agent] 0 1 2 3 4");
+  await waitFor(() => person.text === text, "the person to see it all");
+});
+
+Deno.test("`append_to_document` says Rustpad is unreachable, with the URL", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  await using h = await connect({
+    env: { RUSTPAD_URL: `http://127.0.0.1:${port}` },
+  });
+  const message = errorOf(
+    await h.call("append_to_document", { id: "x", text: "y" }),
+  );
+  assert.match(
+    message,
+    new RegExp(`Cannot reach Rustpad at ws://127.0.0.1:${port}/api/socket/x`),
+  );
 });
 
 Deno.test("`append_to_document` refuses a result over 262,144 code points, giving both lengths", async () => {

@@ -1,0 +1,87 @@
+// A person's editor as a bare WebSocket client: it follows the pad's history
+// frame by frame and types one keystroke at a time, each made against the
+// revision it has seen, waiting for the echo before the next. The server
+// transforms each keystroke over whatever the agent did meanwhile.
+
+import { TextOperation } from "../mod.ts";
+
+export class RawPerson implements AsyncDisposable {
+  #socket: WebSocket;
+  #id: number | undefined;
+  #revision = 0;
+  #text = "";
+  /** Where the person's caret is; moved by every operation, as editors do. */
+  #caret = 0;
+  #closed: Promise<void>;
+  #acked: PromiseWithResolvers<void> | undefined;
+
+  private constructor(url: string, pad: string) {
+    this.#socket = new WebSocket(
+      `${url.replace(/^http/, "ws")}/api/socket/${pad}`,
+    );
+    this.#closed = new Promise((resolve) =>
+      this.#socket.addEventListener("close", () => {
+        this.#acked?.reject(new Error("The server closed the person's socket"));
+        resolve();
+      })
+    );
+    this.#socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if ("Identity" in message) this.#id = message.Identity;
+      if (!("History" in message)) return;
+      const { start, operations } = message.History;
+      for (const [i, { id, operation }] of operations.entries()) {
+        if (start + i < this.#revision) continue;
+        const op = TextOperation.fromJSON(operation);
+        this.#text = op.apply(this.#text);
+        this.#caret = op.transformIndex(this.#caret);
+        this.#revision++;
+        if (id === this.#id) this.#acked?.resolve();
+      }
+    });
+  }
+
+  static async open(url: string, pad: string): Promise<RawPerson> {
+    const person = new RawPerson(url, pad);
+    await new Promise((resolve) =>
+      person.#socket.addEventListener("open", resolve)
+    );
+    // Cursor data is echoed only after the initial burst: a barrier.
+    const ready = new Promise<void>((resolve) =>
+      person.#socket.addEventListener("message", (event) => {
+        if (String(event.data).startsWith('{"UserCursor"')) resolve();
+      })
+    );
+    person.#socket.send('{"CursorData":{"cursors":[],"selections":[]}}');
+    await ready;
+    return person;
+  }
+
+  /** Type `text` one code point at a time, the caret first put at `position`. */
+  async type(position: number, text: string): Promise<void> {
+    this.#caret = position;
+    for (const character of text) {
+      const caret = this.#caret;
+      this.#acked = Promise.withResolvers<void>();
+      const length = [...this.#text].length;
+      const operation = [caret, character, length - caret].filter((c) =>
+        c !== 0
+      );
+      this.#socket.send(
+        JSON.stringify({ Edit: { revision: this.#revision, operation } }),
+      );
+      await this.#acked.promise;
+      // Give the agent's operations room to interleave.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
+
+  get text(): string {
+    return this.#text;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.#socket.close();
+    await this.#closed;
+  }
+}
