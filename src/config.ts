@@ -32,7 +32,7 @@ export type ToolName =
  *
  * @example Listing the tools
  * ```ts
- * import { TOOL_NAMES } from "./config.ts";
+ * import { TOOL_NAMES } from "@rustpad-mcp/server";
  * import assert from "node:assert/strict";
  *
  * assert.equal(TOOL_NAMES.length, 8);
@@ -58,7 +58,7 @@ export const TOOL_NAMES: readonly ToolName[] = Object.freeze(
  *
  * @example Read tools
  * ```ts
- * import { READ_TOOLS } from "./config.ts";
+ * import { READ_TOOLS } from "@rustpad-mcp/server";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(READ_TOOLS, ["get_document", "get_document_info", "get_stats"]);
@@ -78,7 +78,7 @@ export const READ_TOOLS: readonly ToolName[] = Object.freeze(
  *
  * @example Essential tools
  * ```ts
- * import { ESSENTIAL_TOOLS } from "./config.ts";
+ * import { ESSENTIAL_TOOLS } from "@rustpad-mcp/server";
  * import assert from "node:assert/strict";
  *
  * assert.ok(ESSENTIAL_TOOLS.includes("append_to_document"));
@@ -148,7 +148,7 @@ export interface Config {
  *
  * @example Catching a bad value
  * ```ts
- * import { ConfigError, loadConfig } from "./config.ts";
+ * import { ConfigError, loadConfig } from "@rustpad-mcp/server";
  * import assert from "node:assert/strict";
  *
  * try {
@@ -192,7 +192,7 @@ const MAX_QUOTED_LENGTH = 200;
  *
  * @example Variable names
  * ```ts
- * import { CONFIG_VARIABLES } from "./config.ts";
+ * import { CONFIG_VARIABLES } from "@rustpad-mcp/server";
  * import assert from "node:assert/strict";
  *
  * assert.ok(CONFIG_VARIABLES.some((v) => v.name === "RUSTPAD_URL"));
@@ -449,7 +449,7 @@ function selectTools(
  *
  * @example Defaults and a narrowed tool set
  * ```ts
- * import { loadConfig } from "./config.ts";
+ * import { loadConfig } from "@rustpad-mcp/server";
  * import assert from "node:assert/strict";
  *
  * const config = loadConfig({
@@ -508,7 +508,7 @@ export function loadConfig(
  *
  * @example Reading the environment
  * ```ts ignore
- * import { ConfigError, configFromEnvironment } from "./config.ts";
+ * import { ConfigError, configFromEnvironment } from "@rustpad-mcp/server";
  *
  * try {
  *   const config = configFromEnvironment();
@@ -550,7 +550,7 @@ function wrap(text: string, width: number, indent: string): string[] {
  *
  * @example Help text
  * ```ts
- * import { usage } from "./config.ts";
+ * import { usage } from "@rustpad-mcp/server";
  * import assert from "node:assert/strict";
  *
  * const text = usage("0.1.0");

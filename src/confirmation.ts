@@ -90,7 +90,7 @@ export type ConfirmationReason =
  *
  * @example Telling reasons apart
  * ```ts
- * import { ConfirmationError, ConfirmationGuard } from "./confirmation.ts";
+ * import { ConfirmationError, ConfirmationGuard } from "@rustpad-mcp/server";
  * import assert from "node:assert/strict";
  *
  * const guard = new ConfirmationGuard();
@@ -347,7 +347,7 @@ function describeDuration(ms: number): string {
  *
  * @example The two-call token path
  * ```ts
- * import { ConfirmationGuard } from "./confirmation.ts";
+ * import { ConfirmationGuard } from "@rustpad-mcp/server";
  * import assert from "node:assert/strict";
  *
  * const guard = new ConfirmationGuard();
@@ -369,7 +369,7 @@ function describeDuration(ms: number): string {
  *
  * @example Asking through an elicitation
  * ```ts
- * import { ConfirmationGuard } from "./confirmation.ts";
+ * import { ConfirmationGuard } from "@rustpad-mcp/server";
  * import assert from "node:assert/strict";
  *
  * const guard = new ConfirmationGuard();

@@ -56,22 +56,25 @@ export function replaceAllOperation(
 }
 
 /**
- * An operation that inserts `addition` at the end of `text`.
+ * An operation that inserts `addition` at the end of a text.
  *
- * @param text The current text.
+ * @param length The current text's length in code points.
  * @param addition The text to append verbatim.
- * @returns One operation on `text`.
+ * @returns One operation on the text.
  *
  * @example
  * ```ts
  * import { appendOperation } from "@rustpad-mcp/server";
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(appendOperation("a🎉", "b").toJSON(), [2, "b"]);
+ * assert.deepEqual(appendOperation(2, "b").apply("a🎉"), "a🎉b");
  * ```
  */
-export function appendOperation(text: string, addition: string): TextOperation {
-  return new TextOperation().retain(codePointLength(text)).insert(addition);
+export function appendOperation(
+  length: number,
+  addition: string,
+): TextOperation {
+  return new TextOperation().retain(length).insert(addition);
 }
 
 /**

@@ -317,7 +317,15 @@ export class PadSession {
       );
       if (this.#socket.readyState !== WebSocket.CLOSED) this.#socket.close();
     }
-    await this.#socketClosed;
+    // A server that never answers the closing handshake must not hang us.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.#socketClosed,
+      new Promise<void>((resolve) =>
+        timer = setTimeout(resolve, this.#timeoutMs)
+      ),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Close the session; for `await using`. */

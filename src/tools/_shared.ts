@@ -136,6 +136,9 @@ export function checkResultLength(
   }
 }
 
+/** How long a confirmation dialog may stay open: as long as a token lives. */
+const CONFIRMATION_WAIT_MS = 10 * 60 * 1000;
+
 /**
  * The elicitation function for the confirmation guard, when the client
  * declared form elicitation and the configuration allows dialogs.
@@ -152,11 +155,21 @@ export function elicitation(context: ToolContext): ElicitConfirm | undefined {
     return undefined;
   }
   return async (message) => {
-    const answer = await context.server.server.elicitInput({
-      mode: "form",
-      message,
-      requestedSchema: ConfirmationGuard.requestedSchema,
-    }, { timeout: 10 * 60 * 1000 });
+    let answer;
+    try {
+      answer = await context.server.server.elicitInput({
+        mode: "form",
+        message,
+        requestedSchema: ConfirmationGuard.requestedSchema,
+      }, { timeout: CONFIRMATION_WAIT_MS });
+    } catch (error) {
+      throw new Error(
+        `Cannot confirm with a person as the confirmation dialog failed: ${
+          (error as Error).message
+        }. Nothing was changed`,
+        { cause: error },
+      );
+    }
     return {
       action: answer.action,
       ...(answer.content !== undefined && { content: answer.content }),

@@ -94,7 +94,7 @@ export function registerCreateDocument(context: ToolContext): void {
             current.length,
             current.length + codePointLength(text),
           );
-          return appendOperation(current.text, text);
+          return appendOperation(current.length, text);
         });
       }
       // The edit may have reconnected: ask the pool for the live session.
@@ -153,7 +153,7 @@ export function registerAppendToDocument(context: ToolContext): void {
           session.length,
           session.length + codePointLength(text),
         );
-        return appendOperation(session.text, text);
+        return appendOperation(session.length, text);
       });
       const url = padUrl(context, id);
       const note = appended.recovered

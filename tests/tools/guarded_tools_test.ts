@@ -353,3 +353,15 @@ Deno.test("`replace_in_document` refuses a result over the limit, giving both le
     /result would be 400000 code points, over Rustpad's limit of 262144: current length is 200000/,
   );
 });
+
+Deno.test("`set_document` changes nothing when the confirmation dialog fails", async () => {
+  await using h = await connect({
+    elicit: () => Promise.reject(new Error("the window was closed")),
+  });
+  await padWith(h, "dialog", "keep me");
+  const message = errorOf(
+    await h.call("set_document", { id: "dialog", text: "x" }),
+  );
+  assert.match(message, /confirmation dialog failed: .*Nothing was changed/);
+  assert.equal(await h.text("dialog"), "keep me");
+});

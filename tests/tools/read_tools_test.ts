@@ -164,3 +164,18 @@ Deno.test("`get_stats` returns the server's statistics with an ISO start time", 
     new Date((stats.start_time as number) * 1000).toISOString(),
   );
 });
+
+Deno.test("`get_document` cuts a text over Rustpad's limit and says so", async () => {
+  const huge = "🎉".repeat(262_150);
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response(huge),
+  );
+  await using h = await connect({
+    env: { RUSTPAD_URL: `http://127.0.0.1:${server.addr.port}` },
+  });
+  const result = structured(await h.call("get_document", { id: "huge" }));
+  assert.equal(result.truncated, true);
+  assert.equal([...(result.text as string)].length, 262_144);
+  await server.shutdown();
+});
