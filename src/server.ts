@@ -31,6 +31,8 @@ export class RustpadMcpServer extends McpServer {
   #sessions: SessionPool;
 
   /**
+   * Make the server; {@linkcode createServer} registers its tools.
+   *
    * @param sessions The pool the tools use; closed with the server.
    */
   constructor(sessions: SessionPool) {

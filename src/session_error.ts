@@ -32,6 +32,8 @@ export class SessionError extends Error {
   readonly kind: SessionErrorKind;
 
   /**
+   * Make an error of one kind.
+   *
    * @param kind What went wrong.
    * @param message One sentence for a person or a model.
    * @param options The underlying cause, if any.
@@ -76,6 +78,8 @@ export class EditNotAcknowledgedError extends SessionError {
   readonly revision: number;
 
   /**
+   * Make an error for an edit that was not acknowledged.
+   *
    * @param kind What went wrong.
    * @param message One sentence for a person or a model.
    * @param details Whether it was sent, by whom, and from which revision.

@@ -68,6 +68,8 @@ export class SessionPool {
   #closed = false;
 
   /**
+   * Make an empty pool; sessions open on first use.
+   *
    * @param baseUrl The Rustpad base URL.
    * @param options Timeout, announced user and idle time.
    */
