@@ -568,7 +568,7 @@ export class PadSession {
       new EditNotAcknowledgedError(
         cause.kind,
         sent
-          ? `${cause.message}. The edit was sent but not acknowledged: the server refused it or the connection dropped, so it may or may not have landed`
+          ? `${cause.message}. The edit was sent but not acknowledged, so it may or may not have landed: read the pad before trying again`
           : `${cause.message}. The edit was never sent, so it did not land`,
         { sent, userId, revision },
         { cause },

@@ -124,10 +124,10 @@ export class SessionPool {
 
   /**
    * Build an operation from the pad's current state and submit it. If the
-   * connection drops before the acknowledgement, a new connection reads the
-   * history to learn whether the edit landed: if it did, this resolves as
-   * usual (with `recovered: true`); if not, it rejects saying nothing
-   * changed.
+   * server closes the connection before the acknowledgement, a new
+   * connection reads the history to learn whether the edit landed: if it
+   * did, this resolves as usual (with `recovered: true`); if not, it rejects
+   * saying nothing changed.
    *
    * @param padId The pad id.
    * @param build Makes the operation from the ready session, synchronously,
@@ -146,10 +146,15 @@ export class SessionPool {
       const ack = await session.submit(operation);
       return { ...ack, length: session.length, recovered: false };
     } catch (error) {
-      if (!(error instanceof EditNotAcknowledgedError) || !error.sent) {
-        throw error;
+      // Only a connection the server ended is done with our edit: after a
+      // timeout or a malformed frame, it may still be on its way.
+      if (
+        error instanceof EditNotAcknowledgedError && error.sent &&
+        error.kind === "closed"
+      ) {
+        return await this.#recover(padId, error);
       }
-      return await this.#recover(padId, error);
+      throw error;
     }
   }
 

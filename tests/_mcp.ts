@@ -15,6 +15,8 @@ import {
 import { createServer, loadConfig } from "../mod.ts";
 import { type PadServer, startPadServer } from "../src/testing/mod.ts";
 
+export { waitFor } from "./_wait.ts";
+
 /** What a test needs: the client, the pad server, and one way to stop both. */
 export interface Harness extends AsyncDisposable {
   client: Client;
@@ -96,16 +98,4 @@ export function errorOf(result: CallToolResult): string {
     throw new Error(`Expected an error, got: ${JSON.stringify(result)}`);
   }
   return textOf(result);
-}
-
-/** Wait until `condition` holds, polling; fails after about 2 s. */
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
 }
