@@ -101,3 +101,65 @@ for (
     assert.match(lines[0]!, accepted);
   });
 }
+
+Deno.test("stdout carries only JSON-RPC, and the server exits with 0 when stdin closes", async () => {
+  await using pads = await startPadServer();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD],
+    env: { RUSTPAD_URL: pads.url, NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const requests = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: {
+        name: "append_to_document",
+        arguments: { id: "raw", text: "hi" },
+      },
+    },
+  ];
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(
+      requests.map((r) => JSON.stringify(r) + "\n").join(""),
+    ),
+  );
+  // Read both answers, then close stdin.
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let stdout = "";
+  while (stdout.split("\n").length < 3) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    stdout += value;
+  }
+  await writer.close();
+  for (
+    let chunk = await reader.read();
+    !chunk.done;
+    chunk = await reader.read()
+  ) {
+    stdout += chunk.value;
+  }
+  const { code } = await child.status;
+  await child.stderr.cancel();
+  assert.equal(code, 0);
+  const lines = stdout.trim().split("\n");
+  assert.equal(lines.length, 2);
+  for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0");
+  assert.equal(JSON.parse(lines[1]!).result.structuredContent.length, 2);
+});
