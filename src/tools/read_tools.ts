@@ -176,7 +176,7 @@ export function registerGetStats(context: ToolContext): void {
       const startTimeIso = new Date(stats.start_time * 1000).toISOString();
       return result(
         { ...stats, start_time_iso: startTimeIso },
-        `Rustpad at ${context.config.rustpadUrl.href} started ${startTimeIso}; ${stats.num_documents} pads in memory, ${stats.database_size} persisted.`,
+        `Rustpad at ${context.config.rustpadUrl.href} started ${startTimeIso}; pads in memory: ${stats.num_documents}, persisted: ${stats.database_size}.`,
       );
     }),
   );
