@@ -392,7 +392,7 @@ export class ConfirmationGuard {
    *
    * @example Sending the form
    * ```ts
-   * import { ConfirmationGuard } from "./confirmation.ts";
+   * import { ConfirmationGuard } from "@rustpad-mcp/server";
    * import assert from "node:assert/strict";
    *
    * assert.deepEqual(ConfirmationGuard.requestedSchema.required, ["confirm"]);
@@ -467,7 +467,7 @@ export class ConfirmationGuard {
    *
    * @example A token for other arguments is refused
    * ```ts
-   * import { ConfirmationError, ConfirmationGuard } from "./confirmation.ts";
+   * import { ConfirmationError, ConfirmationGuard } from "@rustpad-mcp/server";
    * import assert from "node:assert/strict";
    *
    * const guard = new ConfirmationGuard();
