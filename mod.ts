@@ -10,7 +10,12 @@ import { main } from "./src/cli.ts";
 
 export { type Component, TextOperation } from "./src/operation.ts";
 export { TextBuffer } from "./src/text_buffer.ts";
-export { checkPadId, MAX_PAD_ID_LENGTH } from "./src/pad_id.ts";
+export {
+  checkPadId,
+  MAX_PAD_ID_LENGTH,
+  PAD_ID_PATTERN,
+  PAD_ID_RULE,
+} from "./src/pad_id.ts";
 export { apiUrl, editorUrl, parseBaseUrl, socketUrl } from "./src/urls.ts";
 export {
   type ClientMessage,

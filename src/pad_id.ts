@@ -7,7 +7,12 @@
 /** The longest pad id accepted, in characters. */
 export const MAX_PAD_ID_LENGTH = 256;
 
-const PAD_ID_PATTERN = /^[A-Za-z0-9._-]+$/;
+/** The characters a pad id may hold (length and `.`/`..` checked apart). */
+export const PAD_ID_PATTERN: RegExp = /^[A-Za-z0-9._-]+$/;
+
+/** The rule for pad ids, as error messages and tool schemas state it. */
+export const PAD_ID_RULE: string =
+  `a pad id is 1 to ${MAX_PAD_ID_LENGTH} letters, digits, '.', '_' or '-', and not '.' or '..'`;
 
 /**
  * Check that `id` is a pad id that reaches the server unchanged: letters,
@@ -28,8 +33,7 @@ const PAD_ID_PATTERN = /^[A-Za-z0-9._-]+$/;
  * ```
  */
 export function checkPadId(id: string): string {
-  const rule =
-    `a pad id is 1 to ${MAX_PAD_ID_LENGTH} letters, digits, '.', '_' or '-', and not '.' or '..'`;
+  const rule = PAD_ID_RULE;
   if (typeof id !== "string" || id.length === 0) {
     throw new TypeError(`Cannot use pad id as it is empty: ${rule}`);
   }

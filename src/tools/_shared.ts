@@ -14,7 +14,7 @@ import {
   type ElicitConfirm,
 } from "../confirmation.ts";
 import type { RustpadHttpClient } from "../http_client.ts";
-import { MAX_PAD_ID_LENGTH } from "../pad_id.ts";
+import { MAX_PAD_ID_LENGTH, PAD_ID_PATTERN, PAD_ID_RULE } from "../pad_id.ts";
 import { MAX_TEXT_LENGTH } from "../protocol.ts";
 import type { SessionPool } from "../session_pool.ts";
 import { SessionError } from "../session_error.ts";
@@ -35,11 +35,8 @@ export function padUrl(context: ToolContext, padId: string): string {
   return editorUrl(context.config.rustpadUrl, padId);
 }
 
-const PAD_ID_RULE =
-  `a pad id is 1 to ${MAX_PAD_ID_LENGTH} letters, digits, '.', '_' or '-', and not '.' or '..'`;
-
 export const padIdSchema = z.string()
-  .regex(/^[A-Za-z0-9._-]+$/, {
+  .regex(PAD_ID_PATTERN, {
     error: `Cannot use pad id as it breaks the rule: ${PAD_ID_RULE}`,
   })
   .max(MAX_PAD_ID_LENGTH, {
