@@ -5,25 +5,7 @@
 import assert from "node:assert/strict";
 import { type Component, TextOperation } from "../src/operation.ts";
 import { TextBuffer } from "../src/text_buffer.ts";
-import { ALPHABET, Random } from "./_random.ts";
-
-const CASES = 500;
-const FAMILY = "👨‍👨‍👦‍👦";
-
-/** Code point length, the slow obvious way. */
-function cpLength(text: string): number {
-  return [...text].length;
-}
-
-/** Run `check` on `CASES` random cases, naming the seed and case on failure. */
-function property(
-  seed: number,
-  check: (random: Random, where: string) => void,
-  cases = CASES,
-): void {
-  const random = new Random(seed);
-  for (let i = 0; i < cases; i++) check(random, `seed ${seed}, case ${i}`);
-}
+import { ALPHABET, cpLength, FAMILY, property, Random } from "./_random.ts";
 
 /** Apply raw components naively, on an array of code points. */
 function naiveApply(components: readonly Component[], text: string): string {

@@ -1,24 +1,7 @@
 import assert from "node:assert/strict";
 import { TextOperation } from "../src/operation.ts";
 import { TextBuffer } from "../src/text_buffer.ts";
-import { Random } from "./_random.ts";
-
-const FAMILY = "👨‍👨‍👦‍👦";
-
-/** Code point length, the slow obvious way. */
-function cpLength(text: string): number {
-  return [...text].length;
-}
-
-/** Run `check` on `cases` random cases, naming the seed and case on failure. */
-function property(
-  seed: number,
-  check: (random: Random, where: string) => void,
-  cases = 500,
-): void {
-  const random = new Random(seed);
-  for (let i = 0; i < cases; i++) check(random, `seed ${seed}, case ${i}`);
-}
+import { cpLength, FAMILY, property, Random } from "./_random.ts";
 
 // ---------------------------------------------------------------------------
 // TextBuffer against TextOperation.apply
