@@ -93,33 +93,36 @@ export class SessionPool {
         `Cannot open pad "${padId}" as the session pool is closed`,
       );
     }
-    let entry = this.#entries.get(padId);
-    if (entry) {
-      const session = await entry.session.catch(() => undefined);
-      if (session?.isOpen && this.#entries.get(padId) === entry) {
-        this.#touch(padId, entry);
+    const known = this.#entries.get(padId);
+    if (known) {
+      const session = await known.session.catch(() => undefined);
+      if (session?.isOpen) {
+        this.#touch(padId, known);
         return session;
       }
-      if (this.#entries.get(padId) === entry) this.#drop(padId, entry);
+      // Failed or closed: forget it, then connect anew.
+      await this.#drop(padId, known);
     }
-    entry = this.#entries.get(padId);
-    if (!entry) {
-      entry = {
-        session: PadSession.open(this.#baseUrl, padId, {
-          ...this.#options.timeoutMs !== undefined &&
-            { timeoutMs: this.#options.timeoutMs },
-          ...this.#options.user !== undefined && { user: this.#options.user },
-        }),
-      };
-      const opening = entry;
-      this.#entries.set(padId, opening);
-      opening.session.catch(() => {
-        if (this.#entries.get(padId) === opening) this.#entries.delete(padId);
-      });
-    }
+    // A concurrent call may have started connecting meanwhile: share it.
+    const entry = this.#entries.get(padId) ?? this.#open(padId);
     const session = await entry.session;
     this.#touch(padId, entry);
     return session;
+  }
+
+  #open(padId: string): Entry {
+    const entry: Entry = {
+      session: PadSession.open(this.#baseUrl, padId, {
+        ...this.#options.timeoutMs !== undefined &&
+          { timeoutMs: this.#options.timeoutMs },
+        ...this.#options.user !== undefined && { user: this.#options.user },
+      }),
+    };
+    this.#entries.set(padId, entry);
+    entry.session.catch(() => {
+      if (this.#entries.get(padId) === entry) this.#entries.delete(padId);
+    });
+    return entry;
   }
 
   /**

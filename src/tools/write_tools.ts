@@ -8,6 +8,8 @@
 import { z } from "zod";
 import { codePointLength } from "../_code_points.ts";
 import { appendOperation } from "../edits.ts";
+import type { TextOperation } from "../operation.ts";
+import type { PadSession } from "../session.ts";
 import {
   checkResultLength,
   padIdSchema,
@@ -52,6 +54,18 @@ function randomPadId(): string {
   return id;
 }
 
+/** Builds the append of `text` to a pad, refusing a result over the limit. */
+function appending(
+  padId: string,
+  text: string,
+): (session: PadSession) => TextOperation {
+  const added = codePointLength(text);
+  return (session) => {
+    checkResultLength(padId, session.length, session.length + added);
+    return appendOperation(session.length, text);
+  };
+}
+
 /** Register `create_document`. */
 export function registerCreateDocument(context: ToolContext): void {
   context.server.registerTool(
@@ -87,35 +101,25 @@ export function registerCreateDocument(context: ToolContext): void {
           `Cannot create pad "${id}" as it already has content: current length is ${session.length} code points. Choose another id, or use append_to_document or set_document`,
         );
       }
-      if (text !== "") {
-        await context.sessions.edit(id, (current) => {
-          checkResultLength(
-            id,
-            current.length,
-            current.length + codePointLength(text),
-          );
-          return appendOperation(current.length, text);
-        });
-      }
+      if (text !== "") await context.sessions.edit(id, appending(id, text));
       // The edit may have reconnected: ask the pool for the live session.
       const latest = await context.sessions.get(id);
       if (language !== undefined) await latest.setLanguage(language);
-      const created = { revision: latest.revision, length: latest.length };
       const url = padUrl(context, id);
       return result(
         {
           status: "applied",
           id,
           url,
-          revision: created.revision,
-          length: created.length,
+          revision: latest.revision,
+          length: latest.length,
           language: latest.language,
         },
         `Created pad "${id}" at ${url} with ${
           codePointLength(text)
         } code points${
           language === undefined ? "" : ` and language ${language}`
-        } (revision ${created.revision}).`,
+        } (revision ${latest.revision}).`,
       );
     }),
   );
@@ -147,14 +151,7 @@ export function registerAppendToDocument(context: ToolContext): void {
       },
     },
     safely(async ({ id, text }) => {
-      const appended = await context.sessions.edit(id, (session) => {
-        checkResultLength(
-          id,
-          session.length,
-          session.length + codePointLength(text),
-        );
-        return appendOperation(session.length, text);
-      });
+      const appended = await context.sessions.edit(id, appending(id, text));
       const url = padUrl(context, id);
       const note = appended.recovered
         ? "The connection dropped before Rustpad acknowledged the edit; the pad's history shows it landed."
