@@ -1,8 +1,8 @@
-// Reads the golden vectors that sit beside the repository in ../shared.
+// Reads the golden vectors kept in tests/vectors/ (see its README.md).
 
-const VECTORS = new URL("../../shared/vectors/", import.meta.url);
+const VECTORS = new URL("./vectors/", import.meta.url);
 
-/** Every line of a JSON Lines file in `../shared/vectors/`, parsed. */
+/** Every line of a JSON Lines file in `tests/vectors/`, parsed. */
 export async function readVectors(
   name: string,
 ): Promise<Record<string, unknown>[]> {

@@ -1,5 +1,5 @@
 // Replays the transcripts of scripted sessions against the REAL Rustpad
-// server (../shared/vectors/rustpad-sessions.jsonl) against the pad server,
+// server (tests/vectors/rustpad-sessions.jsonl) against the pad server,
 // and checks it answers frame for frame.
 
 import assert from "node:assert/strict";
@@ -11,7 +11,7 @@ import {
 import { TestClient, waitForQuiet, waitUntil } from "./_test_client.ts";
 
 const SESSIONS = new URL(
-  "../../../shared/vectors/rustpad-sessions.jsonl",
+  "../vectors/rustpad-sessions.jsonl",
   import.meta.url,
 );
 
