@@ -1,32 +1,25 @@
 /**
- * A live collaboration session on one pad over Rustpad's WebSocket: it learns
- * its identity, folds the history into the current text and revision, keeps
- * both current as other people's operations arrive, and submits its own
- * operations through the {@link ./client_state.ts | client state machine}.
+ * A live collaboration session on one pad over Rustpad's WebSocket: the
+ * socket, the waits and their bounds. What the messages mean for the
+ * document (text, revision, history, people) is folded by
+ * {@link ./pad_state.ts | PadState}.
  *
  * @module
  */
 
-import {
-  applyClient,
-  applyServer,
-  type ClientState,
-  serverAck,
-  synchronized,
-} from "./client_state.ts";
+import type { EditToSend } from "./client_state.ts";
 import type { TextOperation } from "./operation.ts";
+import { PadState, type SessionListener } from "./pad_state.ts";
 import {
   type ClientMessage,
   type CursorData,
   encodeMessage,
-  MAX_TEXT_LENGTH,
   parseServerMessage,
   type ServerMessage,
   type UserId,
   type UserInfo,
-  type UserOperation,
 } from "./protocol.ts";
-import { TextBuffer } from "./text_buffer.ts";
+import type { LoggedOperation } from "./revision_log.ts";
 import { parseBaseUrl, socketUrl } from "./urls.ts";
 import { EditNotAcknowledgedError, SessionError } from "./session_error.ts";
 
@@ -98,12 +91,7 @@ export class PadSession {
   #socket: WebSocket;
   #timeoutMs: number;
   #userId: UserId | undefined;
-  #state: ClientState = synchronized(0);
-  #text = new TextBuffer();
-  #authors: UserId[] = [];
-  #language: string | null = null;
-  #users = new Map<UserId, UserInfo>();
-  #cursors = new Map<UserId, CursorData>();
+  #state = new PadState();
   #outstanding: PendingEdit[] = [];
   #buffered: PendingEdit[] = [];
   #echoWaiters = new Set<EchoWaiter>();
@@ -159,12 +147,17 @@ export class PadSession {
 
   /** The pad's text as this session sees it, own pending edits included. */
   get text(): string {
-    return this.#text.toString();
+    return this.#state.text;
   }
 
   /** Length of {@linkcode PadSession.text} in code points. */
   get length(): number {
-    return this.#text.length;
+    return this.#state.length;
+  }
+
+  /** The text at {@linkcode PadSession.revision}, as the server has it. */
+  get serverText(): string {
+    return this.#state.serverText;
   }
 
   /** History operations applied (the server's revision once in sync). */
@@ -172,19 +165,28 @@ export class PadSession {
     return this.#state.revision;
   }
 
+  /**
+   * The oldest revision {@linkcode PadSession.textAt},
+   * {@linkcode PadSession.operationsSince} and {@linkcode PadSession.rebase}
+   * accept: the last 10,000 operations are kept.
+   */
+  get oldestRevision(): number {
+    return this.#state.oldestRevision;
+  }
+
   /** The pad's editor language, or `null` if never set. */
   get language(): string | null {
-    return this.#language;
+    return this.#state.language;
   }
 
   /** Everyone announced in the pad now, by user id, this session included. */
   get users(): ReadonlyMap<UserId, UserInfo> {
-    return this.#users;
+    return this.#state.users;
   }
 
   /** Cursor data by user id. */
   get cursors(): ReadonlyMap<UserId, CursorData> {
-    return this.#cursors;
+    return this.#state.cursors;
   }
 
   /** Whether the session can still be used. */
@@ -194,7 +196,7 @@ export class PadSession {
 
   /** Whether edits of ours are still waiting for their acknowledgement. */
   get hasPendingEdits(): boolean {
-    return this.#state.kind !== "synchronized";
+    return this.#state.hasPendingEdits;
   }
 
   /**
@@ -204,7 +206,57 @@ export class PadSession {
    * @returns The author's user id, or `undefined` if not seen yet.
    */
   authorOf(revision: number): UserId | undefined {
-    return this.#authors[revision];
+    return this.#state.authorOf(revision);
+  }
+
+  /**
+   * The history operations from `revision` on, each with its author and
+   * inverse.
+   *
+   * @param revision From {@linkcode PadSession.oldestRevision} to
+   * {@linkcode PadSession.revision}.
+   * @returns Oldest first.
+   * @throws {RangeError} Outside that window.
+   */
+  operationsSince(revision: number): readonly LoggedOperation[] {
+    return this.#state.operationsSince(revision);
+  }
+
+  /**
+   * The pad's text at an earlier revision, as the server had it.
+   *
+   * @param revision From {@linkcode PadSession.oldestRevision} to
+   * {@linkcode PadSession.revision}.
+   * @returns The text then.
+   * @throws {RangeError} Outside that window.
+   */
+  textAt(revision: number): string {
+    return this.#state.textAt(revision);
+  }
+
+  /**
+   * Turn an operation made against the text at `baseRevision` into one to
+   * submit now: transformed over everything since, ours first at a tie, as
+   * the server would transform it.
+   *
+   * @param operation Based on the text at `baseRevision`.
+   * @param baseRevision A revision within the window.
+   * @returns An operation on {@linkcode PadSession.text}.
+   * @throws {RangeError} Outside the window, or if it does not fit.
+   */
+  rebase(operation: TextOperation, baseRevision: number): TextOperation {
+    return this.#state.rebase(operation, baseRevision);
+  }
+
+  /**
+   * Be told of every change (operations, people, cursors, language, the
+   * end of the session), after it is folded in, in a microtask.
+   *
+   * @param listener Called with each event.
+   * @returns A function that unsubscribes.
+   */
+  subscribe(listener: SessionListener): () => void {
+    return this.#state.subscribe(listener);
   }
 
   /**
@@ -222,21 +274,10 @@ export class PadSession {
    */
   submit(operation: TextOperation): Promise<Acknowledgement> {
     this.#checkOpen("submit an edit");
-    if (operation.baseLength !== this.#text.length) {
-      throw new RangeError(
-        `Cannot submit edit as its base length ${operation.baseLength} differs from the pad length: current length is ${this.#text.length}`,
-      );
-    }
-    if (operation.targetLength > MAX_TEXT_LENGTH) {
-      throw new RangeError(
-        `Cannot submit edit as the pad would be ${operation.targetLength} code points, over Rustpad's limit of ${MAX_TEXT_LENGTH}: current length is ${this.#text.length}`,
-      );
-    }
+    const send = this.#state.applyLocal(operation);
     const { promise, resolve, reject } = Promise.withResolvers<
       Acknowledgement
     >();
-    const transition = applyClient(this.#state, operation);
-    this.#text.apply(operation);
     const pending: PendingEdit = {
       resolve,
       reject,
@@ -249,11 +290,11 @@ export class PadSession {
         );
       }, this.#timeoutMs),
     };
-    if (this.#state.kind === "synchronized") this.#outstanding.push(pending);
-    else this.#buffered.push(pending);
-    this.#state = transition.state;
-    if (transition.send) {
-      this.#send({ Edit: transition.send });
+    if (send) {
+      this.#outstanding.push(pending);
+      this.#send({ Edit: send });
+    } else {
+      this.#buffered.push(pending);
     }
     return promise;
   }
@@ -309,6 +350,7 @@ export class PadSession {
   async close(): Promise<void> {
     if (!this.#closedByUs) {
       this.#closedByUs = true;
+      if (!this.#failure) this.#state.end(undefined);
       this.#rejectAll(
         new SessionError(
           "closed",
@@ -394,7 +436,11 @@ export class PadSession {
         this.#startBarrier(user, ready);
         return;
       }
-      this.#receive(message);
+      this.#state.receive(
+        message,
+        this.#userId,
+        (send) => this.#acknowledge(send),
+      );
     } catch (error) {
       this.#fail(
         new SessionError(
@@ -439,58 +485,13 @@ export class PadSession {
     );
   }
 
-  #receive(message: ServerMessage): void {
-    if ("History" in message) {
-      this.#receiveHistory(message.History.start, message.History.operations);
-    } else if ("Language" in message) {
-      this.#language = message.Language;
-    } else if ("UserInfo" in message) {
-      const { id, info } = message.UserInfo;
-      if (info) {
-        this.#users.set(id, info);
-      } else {
-        this.#users.delete(id);
-        this.#cursors.delete(id);
-      }
-    } else if ("UserCursor" in message) {
-      this.#cursors.set(message.UserCursor.id, message.UserCursor.data);
-    } else {
-      throw new TypeError(
-        `Cannot take a second Identity: current user id is ${this.#userId}`,
-      );
-    }
-  }
-
-  #receiveHistory(start: number, operations: UserOperation[]): void {
-    for (const [offset, { id, operation }] of operations.entries()) {
-      const revision = start + offset;
-      // The server may resend operations we already have (overlap).
-      if (revision < this.#state.revision) continue;
-      if (revision > this.#state.revision) {
-        throw new RangeError(
-          `Cannot apply history from revision ${revision} as operations are missing: current revision is ${this.#state.revision}`,
-        );
-      }
-      this.#authors.push(id);
-      if (id === this.#userId) {
-        this.#acknowledge();
-      } else {
-        const { state, apply } = applyServer(this.#state, operation);
-        this.#text.apply(apply);
-        this.#state = state;
-      }
-    }
-  }
-
-  #acknowledge(): void {
-    const { state, send } = serverAck(this.#state);
-    this.#state = state;
+  #acknowledge(send: EditToSend | undefined): void {
     const acknowledged = this.#outstanding;
     this.#outstanding = this.#buffered;
     this.#buffered = [];
     if (send) this.#send({ Edit: send });
     if (acknowledged.length === 0) return;
-    const ack = { revision: state.revision, text: this.text };
+    const ack = { revision: this.#state.revision, text: this.text };
     for (const pending of acknowledged) {
       clearTimeout(pending.timer);
       pending.resolve(ack);
@@ -553,6 +554,7 @@ export class PadSession {
     if (this.#failure || this.#closedByUs) return;
     this.#failure = error;
     this.#rejectAll(error);
+    this.#state.end(error);
     if (
       this.#socket.readyState === WebSocket.OPEN ||
       this.#socket.readyState === WebSocket.CONNECTING

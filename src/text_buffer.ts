@@ -9,7 +9,7 @@
  */
 
 import { advanceCodePoints, codePointLength } from "./_code_points.ts";
-import type { TextOperation } from "./operation.ts";
+import { TextOperation } from "./operation.ts";
 
 /** Chunks grow to about this many UTF-16 units before a new one starts. */
 const CHUNK_SIZE = 2048;
@@ -67,6 +67,60 @@ export class TextBuffer {
    * unchanged.
    */
   apply(operation: TextOperation): void {
+    this.#apply(operation, undefined);
+  }
+
+  /**
+   * Apply `operation` and return its inverse, as
+   * {@linkcode TextOperation.invert} on the text before would, at the cost
+   * of the operation rather than of the whole text.
+   *
+   * @param operation An operation whose base length is this text's length.
+   * @returns The operation that takes the new text back to the old one.
+   * @throws {RangeError} If the operation does not fit; the text is then
+   * unchanged.
+   *
+   * @example
+   * ```ts
+   * import { TextBuffer, TextOperation } from "@rustpad-mcp/server";
+   * import assert from "node:assert/strict";
+   *
+   * const buffer = new TextBuffer("hello");
+   * const inverse = buffer.applyAndInvert(TextOperation.fromJSON([-1, "J", 4]));
+   * assert.equal(buffer.toString(), "Jello");
+   * buffer.apply(inverse);
+   * assert.equal(buffer.toString(), "hello");
+   * ```
+   */
+  applyAndInvert(operation: TextOperation): TextOperation {
+    const inverse = new TextOperation();
+    this.#apply(operation, inverse);
+    return inverse;
+  }
+
+  /**
+   * An independent copy; chunks are immutable, so this costs one array copy.
+   *
+   * @returns A buffer with the same text.
+   *
+   * @example
+   * ```ts
+   * import { TextBuffer } from "@rustpad-mcp/server";
+   * import assert from "node:assert/strict";
+   *
+   * const buffer = new TextBuffer("abc");
+   * assert.equal(buffer.clone().toString(), "abc");
+   * ```
+   */
+  clone(): TextBuffer {
+    const copy = new TextBuffer();
+    copy.#chunks = [...this.#chunks];
+    copy.#length = this.#length;
+    copy.#joined = this.#joined;
+    return copy;
+  }
+
+  #apply(operation: TextOperation, inverse: TextOperation | undefined): void {
     if (operation.baseLength !== this.#length) {
       throw new RangeError(
         `Cannot apply operation as its base length ${operation.baseLength} differs from the text length: current length is ${this.#length}`,
@@ -77,9 +131,14 @@ export class TextBuffer {
     const reader = new ChunkReader(this.#chunks);
     for (const component of operation.components) {
       if (typeof component === "string") {
-        writer.write(component, codePointLength(component));
+        const length = codePointLength(component);
+        writer.write(component, length);
+        inverse?.delete(length);
       } else if (component > 0) {
         reader.copy(component, writer);
+        inverse?.retain(component);
+      } else if (inverse) {
+        inverse.insert(reader.take(-component));
       } else {
         reader.skip(-component);
       }
@@ -171,6 +230,15 @@ class ChunkReader {
 
   skip(count: number): void {
     this.#consume(count, () => {});
+  }
+
+  /** Consume `count` code points and return them as a string. */
+  take(count: number): string {
+    const pieces: string[] = [];
+    this.#consume(count, (chunk, _from, _to, start, end) => {
+      pieces.push(chunk.text.slice(start, end));
+    });
+    return pieces.join("");
   }
 
   #consume(
