@@ -8,7 +8,7 @@
  */
 
 import type { TextOperation } from "./operation.ts";
-import type { UserInfo } from "./protocol.ts";
+import type { UserId, UserInfo } from "./protocol.ts";
 import { type Acknowledgement, PadSession } from "./session.ts";
 import { EditNotAcknowledgedError } from "./session_error.ts";
 
@@ -41,6 +41,9 @@ export interface EditOutcome extends Acknowledgement {
   recovered: boolean;
 }
 
+/** As {@linkcode PadSession.open}. */
+const DEFAULT_TIMEOUT_MS = 15_000;
+
 interface Entry {
   session: Promise<PadSession>;
   idleTimer?: ReturnType<typeof setTimeout>;
@@ -66,6 +69,9 @@ export class SessionPool {
   #options: SessionPoolOptions;
   #entries = new Map<string, Entry>();
   #closed = false;
+  /** Pads kept open whatever their idle time, with how many holds each. */
+  #retained = new Map<string, number>();
+  #openListeners = new Set<(padId: string, session: PadSession) => void>();
 
   /**
    * Make an empty pool; sessions open on first use.
@@ -119,10 +125,51 @@ export class SessionPool {
       }),
     };
     this.#entries.set(padId, entry);
-    entry.session.catch(() => {
+    entry.session.then((session) => {
+      for (const listener of this.#openListeners) {
+        try {
+          listener(padId, session);
+        } catch {
+          // A listener's failure is its own; the session goes on.
+        }
+      }
+    }, () => {
       if (this.#entries.get(padId) === entry) this.#entries.delete(padId);
     });
     return entry;
+  }
+
+  /**
+   * Keep `padId`'s session from closing when idle (a subscription or a wait
+   * needs it) until the returned function is called; holds nest.
+   *
+   * @param padId The pad id.
+   * @returns Releases this hold (idempotent); the idle clock restarts.
+   */
+  retain(padId: string): () => void {
+    this.#retained.set(padId, (this.#retained.get(padId) ?? 0) + 1);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      const count = (this.#retained.get(padId) ?? 1) - 1;
+      if (count > 0) return void this.#retained.set(padId, count);
+      this.#retained.delete(padId);
+      const entry = this.#entries.get(padId);
+      if (entry) this.#touch(padId, entry);
+    };
+  }
+
+  /**
+   * Be told of every session this pool opens, before any caller gets it,
+   * so no event of it is missed.
+   *
+   * @param listener Called with the pad id and the ready session.
+   * @returns Unsubscribes.
+   */
+  onOpen(listener: (padId: string, session: PadSession) => void): () => void {
+    this.#openListeners.add(listener);
+    return () => this.#openListeners.delete(listener);
   }
 
   /**
@@ -149,18 +196,23 @@ export class SessionPool {
       const ack = await session.submit(operation);
       return { ...ack, length: session.length, recovered: false };
     } catch (error) {
-      // Only a connection the server ended is done with our edit: after a
-      // timeout or a malformed frame, it may still be on its way.
-      if (
-        error instanceof EditNotAcknowledgedError && error.sent &&
-        error.kind === "closed"
-      ) {
+      if (error instanceof EditNotAcknowledgedError && error.sent) {
         return await this.#recover(padId, error);
       }
       throw error;
     }
   }
 
+  /**
+   * Decide whether an edit that was sent but never acknowledged landed.
+   * A new connection reads the history; but while the server still handles
+   * the old connection (after our own timeout, the edit may be in transit),
+   * the history may not show it yet. Rustpad announces a departure
+   * (`UserInfo` with `info: null`) only after the departing connection's
+   * last message was handled, and a departed user is absent from the users
+   * it replays to a new connection: once the old id is gone, the history is
+   * final for it.
+   */
   async #recover(
     padId: string,
     error: EditNotAcknowledgedError,
@@ -173,7 +225,15 @@ export class SessionPool {
         error.kind,
         `${error.message}. Reconnecting to check failed too (${
           (reconnectError as Error).message
-        }): read the pad to see whether the edit is there`,
+        }), so whether the edit landed is unknown: read the pad before trying again`,
+        error,
+        { cause: error },
+      );
+    }
+    if (!await this.#departed(fresh, error.userId)) {
+      throw new EditNotAcknowledgedError(
+        error.kind,
+        `${error.message}. Rustpad did not confirm within ${this.#timeoutMs} ms that it finished with the old connection, so whether the edit landed is unknown: read the pad before trying again`,
         error,
         { cause: error },
       );
@@ -198,6 +258,32 @@ export class SessionPool {
     );
   }
 
+  /**
+   * Wait until user `userId` is no longer in the pad as `session` sees it.
+   * Only announced users are listed, so without an announced user the
+   * departure cannot be seen and this answers `false`.
+   */
+  async #departed(session: PadSession, userId: UserId): Promise<boolean> {
+    if (this.#options.user === undefined) return false;
+    if (!session.users.has(userId)) return true;
+    const { promise, resolve } = Promise.withResolvers<boolean>();
+    const unsubscribe = session.subscribe((event) => {
+      if (event.type === "users" && !session.users.has(userId)) resolve(true);
+      if (event.type === "closed") resolve(false);
+    });
+    const timer = setTimeout(() => resolve(false), this.#timeoutMs);
+    try {
+      return await promise;
+    } finally {
+      clearTimeout(timer);
+      unsubscribe();
+    }
+  }
+
+  get #timeoutMs(): number {
+    return this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
   /** Close every session; later calls to {@linkcode SessionPool.get} fail. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -218,8 +304,9 @@ export class SessionPool {
     entry.idleTimer = setTimeout(async () => {
       const session = await entry.session.catch(() => undefined);
       // Never cut an edit short: wait for its acknowledgement first.
-      if (session?.hasPendingEdits) this.#touch(padId, entry);
-      else await this.#drop(padId, entry);
+      if (session?.hasPendingEdits || this.#retained.has(padId)) {
+        this.#touch(padId, entry);
+      } else await this.#drop(padId, entry);
     }, this.#options.idleMs ?? 120_000);
     // An idle session must not keep the process alive.
     Deno.unrefTimer(entry.idleTimer as unknown as number);

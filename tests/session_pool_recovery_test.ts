@@ -1,0 +1,84 @@
+// What `SessionPool.edit()` answers when an edit's acknowledgement never
+// came: after the server ended the connection, and after our own side gave up
+// (a timeout, a malformed frame), it reconnects, waits until the server has
+// finished with the old connection, and reads the answer from the history.
+
+import assert from "node:assert/strict";
+import {
+  EditNotAcknowledgedError,
+  SessionPool,
+  TextOperation,
+} from "../mod.ts";
+import { startPadServer } from "../src/testing/mod.ts";
+
+const AGENT = { name: "agent", hue: 1 };
+const append = (text: string) => (session: { length: number }) =>
+  new TextOperation().retain(session.length).insert(text);
+
+Deno.test("`SessionPool.edit()` answers applied when the edit landed but its acknowledgement came after our timeout", async () => {
+  await using server = await startPadServer({ pads: { slow: { text: "a" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("slow");
+  server.setFrameDelay(2_000);
+  const outcome = pool.edit("slow", append("b"));
+  // Only frames already queued stay late; the check's new connection is not.
+  setTimeout(() => server.setFrameDelay(0), 50);
+  const result = await outcome;
+  assert.equal(result.recovered, true);
+  assert.equal(result.text, "ab");
+  assert.equal(server.text("slow"), "ab");
+});
+
+Deno.test("`SessionPool.edit()` answers applied when the server closed the connection after applying the edit", async () => {
+  await using server = await startPadServer({ pads: { cut: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 2_000,
+  });
+  await pool.get("cut");
+  server.dropNextEdit({ pad: "cut", when: "after-apply" });
+  const result = await pool.edit("cut", append("y"));
+  assert.deepEqual([result.recovered, result.text], [true, "xy"]);
+});
+
+Deno.test("`SessionPool.edit()` says not applied and safe to retry when the server closed the connection before applying", async () => {
+  await using server = await startPadServer({ pads: { cut: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 2_000,
+  });
+  await pool.get("cut");
+  server.dropNextEdit({ pad: "cut", when: "before-apply" });
+  const error = await pool.edit("cut", append("y")).then(
+    () => assert.fail("the edit must fail"),
+    (error) => error,
+  );
+  assert.ok(error instanceof EditNotAcknowledgedError);
+  assert.match(error.message, /did not land .* it is safe to try again/);
+  assert.equal(server.text("cut"), "x");
+});
+
+Deno.test("`SessionPool.edit()` says unknown only when Rustpad cannot be reached to check", async () => {
+  const server = await startPadServer({ pads: { gone: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("gone");
+  server.setFrameDelay(5_000);
+  const outcome = pool.edit("gone", append("y")).then(
+    () => assert.fail("the edit must fail"),
+    (error) => error,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await server.close();
+  const error = await outcome;
+  assert.ok(error instanceof EditNotAcknowledgedError);
+  assert.match(
+    error.message,
+    /Reconnecting to check failed too .* whether the edit landed is unknown/,
+  );
+});
