@@ -36,6 +36,12 @@ export type SessionEvent =
   | { readonly type: "language"; readonly language: string }
   | { readonly type: "closed"; readonly error: SessionError | undefined };
 
+/**
+ * The most people a pad may list. Rustpad numbers connections per pad from
+ * 0, so only a hostile server sends more; past it the session fails.
+ */
+export const MAX_USERS = 10_000;
+
 /** Receives {@linkcode SessionEvent}s. */
 export type SessionListener = (event: SessionEvent) => void;
 
@@ -226,6 +232,7 @@ export class PadState {
     } else if ("UserInfo" in message) {
       const { id, info } = message.UserInfo;
       if (info) {
+        this.#checkRoom(this.#users, id, "user");
         this.#users.set(id, info);
       } else {
         this.#users.delete(id);
@@ -233,6 +240,7 @@ export class PadState {
       }
       this.#emit({ type: "users" });
     } else if ("UserCursor" in message) {
+      this.#checkRoom(this.#cursors, message.UserCursor.id, "cursor");
       this.#cursors.set(message.UserCursor.id, message.UserCursor.data);
       this.#emit({ type: "cursor", id: message.UserCursor.id });
     } else {
@@ -292,6 +300,18 @@ export class PadState {
         this.#client = state;
       }
       this.#emit({ type: "operation", entry });
+    }
+  }
+
+  #checkRoom(
+    map: ReadonlyMap<UserId, unknown>,
+    id: UserId,
+    what: string,
+  ): void {
+    if (map.size >= MAX_USERS && !map.has(id)) {
+      throw new RangeError(
+        `Cannot track another ${what} as the pad already lists ${MAX_USERS}: current id is ${id}`,
+      );
     }
   }
 
