@@ -334,6 +334,29 @@ export class PadSession {
   }
 
   /**
+   * Resolve once the server has sent this connection everything it had when
+   * this was called, history included. Rustpad's connection task sends any
+   * new history before each metadata message it forwards, so the echo of
+   * metadata we send now comes after it. Costs one metadata message (our
+   * cursor data, unchanged).
+   *
+   * @throws {SessionError} If the session fails or the echo does not come in
+   * time.
+   */
+  async roundTrip(): Promise<void> {
+    this.#checkOpen("wait for the server");
+    const userId = this.#userId as UserId;
+    this.#send({
+      CursorData: this.cursors.get(userId) ?? { cursors: [], selections: [] },
+    });
+    await this.#waits.echo(
+      (message) => "UserCursor" in message && message.UserCursor.id === userId,
+      "a round trip",
+      this.padId,
+    );
+  }
+
+  /**
    * Close the session. Edits still unacknowledged are rejected with
    * {@linkcode EditNotAcknowledgedError}. Resolves when the socket is closed.
    */

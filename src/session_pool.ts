@@ -210,8 +210,8 @@ export class SessionPool {
    * the history may not show it yet. Rustpad announces a departure
    * (`UserInfo` with `info: null`) only after the departing connection's
    * last message was handled, and a departed user is absent from the users
-   * it replays to a new connection: once the old id is gone, the history is
-   * final for it.
+   * it replays to a new connection: once the old id is gone, the server's
+   * history is final for it, and a round trip brings it to us.
    */
   async #recover(
     padId: string,
@@ -234,6 +234,19 @@ export class SessionPool {
       throw new EditNotAcknowledgedError(
         error.kind,
         `${error.message}. Rustpad did not confirm within ${this.#timeoutMs} ms that it finished with the old connection, so whether the edit landed is unknown: read the pad before trying again`,
+        error,
+        { cause: error },
+      );
+    }
+    try {
+      // The departure may overtake the history that holds the edit.
+      await fresh.roundTrip();
+    } catch (roundTripError) {
+      throw new EditNotAcknowledgedError(
+        error.kind,
+        `${error.message}. Reading the history again failed too (${
+          (roundTripError as Error).message
+        }), so whether the edit landed is unknown: read the pad before trying again`,
         error,
         { cause: error },
       );

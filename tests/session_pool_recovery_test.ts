@@ -82,3 +82,71 @@ Deno.test("`SessionPool.edit()` says unknown only when Rustpad cannot be reached
     /Reconnecting to check failed too .* whether the edit landed is unknown/,
   );
 });
+
+Deno.test("`SessionPool.edit()` says not applied and safe to retry when the server never read the edit before our timeout", async () => {
+  await using server = await startPadServer({ pads: { stuck: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("stuck");
+  server.stallNextEdit({ pad: "stuck" });
+  const error = await pool.edit("stuck", append("y")).then(
+    () => assert.fail("the edit must fail"),
+    (error) => error,
+  );
+  assert.ok(error instanceof EditNotAcknowledgedError);
+  assert.equal(error.kind, "timeout");
+  assert.match(error.message, /did not land .* it is safe to try again/);
+  assert.equal(server.text("stuck"), "x");
+});
+
+Deno.test("`SessionPool.edit()` waits for a late departure before it reads the answer", async () => {
+  await using server = await startPadServer({ pads: { late: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 400,
+  });
+  await pool.get("late");
+  server.delayNextAck({ pad: "late", ms: 2_000 });
+  server.delayNextDeparture({ pad: "late", ms: 200 });
+  const result = await pool.edit("late", append("y"));
+  assert.deepEqual([result.recovered, result.text], [true, "xy"]);
+  assert.equal(server.text("late"), "xy");
+});
+
+Deno.test("`SessionPool.edit()` says not applied when a stalled edit's departure is late", async () => {
+  await using server = await startPadServer({ pads: { late: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 400,
+  });
+  await pool.get("late");
+  server.stallNextEdit({ pad: "late" });
+  server.delayNextDeparture({ pad: "late", ms: 200 });
+  const error = await pool.edit("late", append("y")).then(
+    () => assert.fail("the edit must fail"),
+    (error) => error,
+  );
+  assert.match(error.message, /did not land .* it is safe to try again/);
+  assert.equal(server.text("late"), "x");
+});
+
+Deno.test("`SessionPool.edit()` says unknown when the departure never comes within the timeout", async () => {
+  await using server = await startPadServer({ pads: { never: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("never");
+  server.stallNextEdit({ pad: "never" });
+  server.delayNextDeparture({ pad: "never", ms: 5_000 });
+  const error = await pool.edit("never", append("y")).then(
+    () => assert.fail("the edit must fail"),
+    (error) => error,
+  );
+  assert.match(
+    error.message,
+    /did not confirm within 300 ms that it finished with the old connection, so whether the edit landed is unknown/,
+  );
+});
