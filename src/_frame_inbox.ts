@@ -11,11 +11,13 @@ import {
 } from "./protocol.ts";
 
 /**
- * The largest frame a session reads, in UTF-16 units. A pad holds at most
- * 262,144 code points, so only a History of millions of operations comes
- * near; anything larger is refused unread.
+ * The largest frame a session reads, in UTF-16 units (16 Mi). A pad holds at
+ * most 262,144 code points, so only a History of about half a million
+ * operations comes near. Parsing a frame blocks the whole process (about a
+ * second for this size), so anything larger is refused unread: it would hold
+ * up every other pad and outlive the session's timeout.
  */
-export const MAX_FRAME_LENGTH = 64 * 1024 * 1024;
+export const MAX_FRAME_LENGTH = 16 * 1024 * 1024;
 
 /** History operations folded between two yields to the event loop. */
 const HISTORY_SLICE = 4096;
