@@ -11,6 +11,16 @@ import { main } from "./src/cli.ts";
 export { type Component, TextOperation } from "./src/operation.ts";
 export { TextBuffer } from "./src/text_buffer.ts";
 export {
+  type LoggedOperation,
+  REVISION_LOG_CAPACITY,
+  RevisionLog,
+} from "./src/revision_log.ts";
+export {
+  PadState,
+  type SessionEvent,
+  type SessionListener,
+} from "./src/pad_state.ts";
+export {
   checkPadId,
   MAX_PAD_ID_LENGTH,
   PAD_ID_PATTERN,
@@ -72,16 +82,17 @@ export {
 } from "./src/http_client.ts";
 export {
   type Config,
-  CONFIG_VARIABLES,
-  ConfigError,
   configFromEnvironment,
-  ESSENTIAL_TOOLS,
   loadConfig,
+} from "./src/config.ts";
+export { ConfigError } from "./src/config_error.ts";
+export { CONFIG_VARIABLES, type ConfigVariable, usage } from "./src/usage.ts";
+export {
+  ESSENTIAL_TOOLS,
   READ_TOOLS,
   TOOL_NAMES,
   type ToolName,
-  usage,
-} from "./src/config.ts";
+} from "./src/tool_names.ts";
 export {
   type ConfirmationContext,
   ConfirmationError,
@@ -95,13 +106,70 @@ export {
   type ElicitConfirm,
 } from "./src/confirmation.ts";
 export { type FenceOptions, fenceUntrusted } from "./src/untrusted.ts";
+export { pageText, type TextPage } from "./src/paging.ts";
+export {
+  countLines,
+  LineIndex,
+  type LineWindow,
+  MAX_LINE_LENGTH,
+  readLines,
+  showLine,
+} from "./src/lines.ts";
+export {
+  compilePattern,
+  type SearchMatch,
+  type SearchOptions,
+  type SearchResult,
+  searchText,
+} from "./src/search.ts";
+export { SEARCH_TIME_LIMIT_MS, searchBounded } from "./src/bounded_search.ts";
+export { Backend, type BackendOptions, createBackend } from "./src/backend.ts";
+export {
+  type HttpServer,
+  type HttpServerOptions,
+  serveHttp,
+} from "./src/http_server.ts";
 export {
   createServer,
   type CreateServerOptions,
   INSTRUCTIONS,
+  type McpTransport,
   RustpadMcpServer,
 } from "./src/server.ts";
 export { VERSION } from "./src/version.ts";
+export {
+  caretAfter,
+  changedRanges,
+  type CodePointRange,
+  describePeople,
+  peopleInRanges,
+  type PeopleInRangesOptions,
+  type PersonCursors,
+  type PersonInRange,
+  positionsOf,
+  rangesTouched,
+  type TextPosition,
+} from "./src/presence.ts";
+export {
+  type LiveEvent,
+  LivePads,
+  type PadWatcher,
+  type PersonPresence,
+} from "./src/live_pads.ts";
+export {
+  DEFAULT_LOG_LEVEL,
+  LOGGER_NAME,
+  type LogLevel,
+  type LogMessage,
+  type LogSink,
+  OperatorLog,
+} from "./src/logging.ts";
+export {
+  checkUndoable,
+  UNDO_DEPTH,
+  UndoHistory,
+  undoOperation,
+} from "./src/undo.ts";
 
 export { main };
 

@@ -14,7 +14,7 @@
 
 import type { TextOperation } from "../src/operation.ts";
 import { TextBuffer } from "../src/text_buffer.ts";
-import { Random } from "../tests/_random.ts";
+import { Random } from "../src/_random.ts";
 
 /** Code points in the document the history is replayed onto. */
 export const DOCUMENT_LENGTH = 200_000;

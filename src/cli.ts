@@ -1,6 +1,7 @@
 /**
  * The command-line entry: flags, configuration from the environment, and
- * the MCP server on stdio until the client closes stdin. Stdout carries only
+ * the MCP server on stdio until the client closes stdin, or over HTTP with
+ * `--http [HOST:]PORT` until SIGTERM or SIGINT. Stdout carries only
  * the protocol; everything else goes to stderr.
  *
  * @module
@@ -10,6 +11,9 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { parseListen } from "./_http_guard.ts";
+import { runSearchProcess, SEARCH_PROCESS_FLAG } from "./_search_process.ts";
+import { runHttp } from "./_http_main.ts";
 import { ConfigError, configFromEnvironment, usage } from "./config.ts";
 import { createServer } from "./server.ts";
 import { VERSION } from "./version.ts";
@@ -18,8 +22,9 @@ import { VERSION } from "./version.ts";
 const USAGE_EXIT_CODE = 2;
 
 /**
- * Run the CLI: `--help`, `--version`, or serve MCP over stdio until stdin
- * closes.
+ * Run the CLI: `--help`, `--version`, `--http [HOST:]PORT` (serve MCP over
+ * Streamable HTTP until SIGTERM or SIGINT), or serve MCP over stdio until
+ * stdin closes.
  *
  * @param args The command-line arguments, without the program.
  * @returns The process exit code.
@@ -32,13 +37,20 @@ const USAGE_EXIT_CODE = 2;
  * ```
  */
 export async function main(args: string[]): Promise<number> {
-  let flags: { help?: boolean | undefined; version?: boolean | undefined };
+  // A compiled binary runs its own regex searches (see bounded_search.ts).
+  if (args[0] === SEARCH_PROCESS_FLAG) return await runSearchProcess();
+  let flags: {
+    help?: boolean | undefined;
+    version?: boolean | undefined;
+    http?: string | undefined;
+  };
   try {
     flags = parseArgs({
       args,
       options: {
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
+        http: { type: "string" },
       },
       strict: true,
       allowPositionals: false,
@@ -70,15 +82,32 @@ export async function main(args: string[]): Promise<number> {
     return USAGE_EXIT_CODE;
   }
 
+  let listen = config.listen;
+  if (flags.http !== undefined) {
+    listen = parseListen(flags.http);
+    if (listen === undefined) {
+      console.error(
+        `rustpad-mcp: --http ${
+          JSON.stringify(flags.http)
+        } is not accepted: expected [HOST:]PORT such as 8080 or 0.0.0.0:8080`,
+      );
+      return USAGE_EXIT_CODE;
+    }
+  }
+  if (listen !== undefined) return await runHttp(config, listen);
+
   const server = createServer(config);
-  const closed = Promise.withResolvers<void>();
-  server.server.onclose = () => closed.resolve();
   process.stdin.once("end", () => void server.close());
   await server.connect(new StdioServerTransport());
   console.error(
     `rustpad-mcp ${VERSION}: serving on stdio for ${config.rustpadUrl.href} with ${config.tools.size} tools`,
   );
-  await closed.promise;
+  if (config.confirm === "never") {
+    console.error(
+      "rustpad-mcp: warning: RUSTPAD_CONFIRM=never: no write asks a person first, not even one that replaces a whole pad",
+    );
+  }
+  await server.closed;
   await server.close();
   return 0;
 }

@@ -3,14 +3,23 @@
  * crate at its 0.6.1 release, which the Rustpad server and its browser client
  * build with. Lengths and positions count Unicode code points.
  *
+ * Longer than 300 lines on purpose: this is the one public class, with the
+ * builders that keep its normal form (they need its private fields). The
+ * algorithms live in `_operation_algebra.ts`; most lines left here are the
+ * JSDoc example each method carries.
+ *
  * @module
  */
 
+import { codePointLength } from "./_code_points.ts";
 import {
-  advanceCodePoints,
-  codePointLength,
-  sliceCodePoints,
-} from "./_code_points.ts";
+  applyComponents,
+  composeInto,
+  invertInto,
+  readComponents,
+  transformInto,
+  transformPosition,
+} from "./_operation_algebra.ts";
 
 /**
  * One component of an operation in Rustpad's wire form: a positive integer
@@ -18,9 +27,6 @@ import {
  * string is inserted.
  */
 export type Component = number | string;
-
-/** The largest count one component may carry (the crate stores `u64`). */
-const MAX_COUNT = Number.MAX_SAFE_INTEGER;
 
 /**
  * A text operation in normal form: no zero-length components, neighbours of
@@ -63,30 +69,8 @@ export class TextOperation {
    * ```
    */
   static fromJSON(value: unknown): TextOperation {
-    if (!Array.isArray(value)) {
-      throw new TypeError(
-        `Cannot read operation as it is not an array: current value is ${
-          describe(value)
-        }`,
-      );
-    }
     const op = new TextOperation();
-    for (const component of value) {
-      if (typeof component === "string") {
-        op.insert(component);
-      } else if (
-        Number.isSafeInteger(component) && Math.abs(component) <= MAX_COUNT
-      ) {
-        if (component >= 0) op.retain(component);
-        else op.delete(-component);
-      } else {
-        throw new TypeError(
-          `Cannot read operation component as it is not an integer or a string: current value is ${
-            describe(component)
-          }`,
-        );
-      }
-    }
+    readComponents(value, op);
     return op;
   }
 
@@ -103,6 +87,15 @@ export class TextOperation {
   /** Length in code points of the text the operation produces. */
   get targetLength(): number {
     return this.#targetLength;
+  }
+
+  #checkFits(action: string, text: string): void {
+    const length = codePointLength(text);
+    if (length !== this.#baseLength) {
+      throw new RangeError(
+        `Cannot ${action} operation as its base length ${this.#baseLength} differs from the text length: current length is ${length}`,
+      );
+    }
   }
 
   /**
@@ -242,26 +235,8 @@ export class TextOperation {
    * ```
    */
   apply(text: string): string {
-    const length = codePointLength(text);
-    if (length !== this.#baseLength) {
-      throw new RangeError(
-        `Cannot apply operation as its base length ${this.#baseLength} differs from the text length: current length is ${length}`,
-      );
-    }
-    const parts: string[] = [];
-    let index = 0;
-    for (const component of this.#components) {
-      if (typeof component === "string") {
-        parts.push(component);
-      } else if (component > 0) {
-        const end = advanceCodePoints(text, index, component);
-        parts.push(text.slice(index, end));
-        index = end;
-      } else {
-        index = advanceCodePoints(text, index, -component);
-      }
-    }
-    return parts.join("");
+    this.#checkFits("apply", text);
+    return applyComponents(this.#components, text);
   }
 
   /**
@@ -283,26 +258,9 @@ export class TextOperation {
    * ```
    */
   invert(text: string): TextOperation {
-    const length = codePointLength(text);
-    if (length !== this.#baseLength) {
-      throw new RangeError(
-        `Cannot invert operation as its base length ${this.#baseLength} differs from the text length: current length is ${length}`,
-      );
-    }
+    this.#checkFits("invert", text);
     const inverse = new TextOperation();
-    let index = 0;
-    for (const component of this.#components) {
-      if (typeof component === "string") {
-        inverse.delete(codePointLength(component));
-      } else if (component > 0) {
-        inverse.retain(component);
-        index = advanceCodePoints(text, index, component);
-      } else {
-        const end = advanceCodePoints(text, index, -component);
-        inverse.insert(text.slice(index, end));
-        index = end;
-      }
-    }
+    invertInto(this.#components, text, inverse);
     return inverse;
   }
 
@@ -332,38 +290,7 @@ export class TextOperation {
       );
     }
     const composed = new TextOperation();
-    const first = new ComponentReader(this.#components);
-    const second = new ComponentReader(other.#components);
-    while (!first.done || !second.done) {
-      const a = first.peek();
-      const b = second.peek();
-      if (typeof a === "number" && a < 0) {
-        composed.delete(-a);
-        first.next();
-      } else if (typeof b === "string") {
-        composed.insert(b);
-        second.next();
-      } else if (a === undefined || b === undefined) {
-        throw new RangeError(
-          "Cannot compose operations as their lengths do not match: one ended before the other",
-        );
-      } else if (typeof a === "string") {
-        // b is a retain or a delete of the inserted text.
-        const length = codePointLength(a);
-        const count = Math.abs(b);
-        const taken = Math.min(length, count);
-        if (b > 0) composed.insert(sliceCodePoints(a, 0, taken));
-        first.take(taken, length);
-        second.take(taken, count);
-      } else {
-        // a is a retain; b is a retain or a delete.
-        const count = Math.min(a, Math.abs(b));
-        if (b > 0) composed.retain(count);
-        else composed.delete(count);
-        first.take(count, a);
-        second.take(count, Math.abs(b));
-      }
-    }
+    composeInto(this.#components, other.#components, composed);
     return composed;
   }
 
@@ -406,40 +333,10 @@ export class TextOperation {
         `Cannot transform operations as their base lengths differ: current lengths are ${this.#baseLength} and ${other.#baseLength}`,
       );
     }
-    const aPrime = new TextOperation();
-    const bPrime = new TextOperation();
-    const first = new ComponentReader(this.#components);
-    const second = new ComponentReader(other.#components);
-    while (!first.done || !second.done) {
-      const a = first.peek();
-      const b = second.peek();
-      if (typeof a === "string") {
-        aPrime.insert(a);
-        bPrime.retain(codePointLength(a));
-        first.next();
-      } else if (typeof b === "string") {
-        aPrime.retain(codePointLength(b));
-        bPrime.insert(b);
-        second.next();
-      } else if (a === undefined || b === undefined) {
-        throw new RangeError(
-          "Cannot transform operations as their lengths do not match: one ended before the other",
-        );
-      } else {
-        const count = Math.min(Math.abs(a), Math.abs(b));
-        if (a > 0 && b > 0) {
-          aPrime.retain(count);
-          bPrime.retain(count);
-        } else if (a < 0 && b > 0) {
-          aPrime.delete(count);
-        } else if (a > 0 && b < 0) {
-          bPrime.delete(count);
-        } // Both delete the same range: nothing is left to do.
-        first.take(count, Math.abs(a));
-        second.take(count, Math.abs(b));
-      }
-    }
-    return [aPrime, bPrime];
+    const thisPrime = new TextOperation();
+    const otherPrime = new TextOperation();
+    transformInto(this.#components, other.#components, thisPrime, otherPrime);
+    return [thisPrime, otherPrime];
   }
 
   /**
@@ -459,20 +356,7 @@ export class TextOperation {
    * ```
    */
   transformIndex(position: number): number {
-    let index = position;
-    let newIndex = position;
-    for (const component of this.#components) {
-      if (typeof component === "string") {
-        newIndex += codePointLength(component);
-      } else if (component > 0) {
-        index -= component;
-      } else {
-        newIndex -= Math.min(index, -component);
-        index += component;
-      }
-      if (index < 0) break;
-    }
-    return newIndex;
+    return transformPosition(this.#components, position);
   }
 
   /**
@@ -514,55 +398,10 @@ export class TextOperation {
   }
 }
 
-/**
- * Walks the components of an operation, letting a loop consume part of the
- * current one (the crate's `maybe_op = Some(Retain(i - j))` steps).
- */
-class ComponentReader {
-  #components: readonly Component[];
-  #index = 0;
-  #current: Component | undefined;
-
-  constructor(components: readonly Component[]) {
-    this.#components = components;
-    this.#current = components[0];
-  }
-
-  get done(): boolean {
-    return this.#current === undefined;
-  }
-
-  peek(): Component | undefined {
-    return this.#current;
-  }
-
-  next(): void {
-    this.#current = this.#components[++this.#index];
-  }
-
-  /** Consume `count` of the current component, whose length is `length`. */
-  take(count: number, length: number): void {
-    const current = this.#current;
-    if (count === length) {
-      this.next();
-    } else if (typeof current === "string") {
-      this.#current = sliceCodePoints(current, count);
-    } else if (current !== undefined) {
-      this.#current = current > 0 ? current - count : current + count;
-    }
-  }
-}
-
 function checkCount(action: string, count: number): void {
   if (!Number.isSafeInteger(count) || count < 0) {
     throw new RangeError(
       `Cannot ${action} as the count is not a non-negative integer: current value is ${count}`,
     );
   }
-}
-
-function describe(value: unknown): string {
-  const json = JSON.stringify(value);
-  if (json === undefined) return String(value);
-  return json.length > 40 ? `${json.slice(0, 40)}…` : json;
 }

@@ -12,7 +12,7 @@ export const PAD_ID_PATTERN: RegExp = /^[A-Za-z0-9._-]+$/;
 
 /** The rule for pad ids, as error messages and tool schemas state it. */
 export const PAD_ID_RULE: string =
-  `a pad id is 1 to ${MAX_PAD_ID_LENGTH} letters, digits, '.', '_' or '-', and not '.' or '..'`;
+  `a pad id is 1 to ${MAX_PAD_ID_LENGTH} ASCII letters, digits, '.', '_' or '-', and not '.' or '..'`;
 
 /**
  * Check that `id` is a pad id that reaches the server unchanged: letters,

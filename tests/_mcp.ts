@@ -12,7 +12,7 @@ import {
   ElicitRequestSchema,
   type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { createServer, loadConfig } from "../mod.ts";
+import { createServer, loadConfig, type RustpadMcpServer } from "../mod.ts";
 import { type PadServer, startPadServer } from "../src/testing/mod.ts";
 
 export { waitFor } from "./_wait.ts";
@@ -21,6 +21,8 @@ export { waitFor } from "./_wait.ts";
 export interface Harness extends AsyncDisposable {
   client: Client;
   pads: PadServer;
+  /** The MCP server under test. */
+  server: RustpadMcpServer;
   /** Elicitation requests the client received. */
   elicitations: ElicitRequest["params"][];
   /** Call a tool and return its result. */
@@ -65,6 +67,7 @@ export async function connect(options: HarnessOptions = {}): Promise<Harness> {
   return {
     client,
     pads,
+    server,
     elicitations,
     call: async (name, args = {}) =>
       await client.callTool({ name, arguments: args }) as CallToolResult,

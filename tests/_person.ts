@@ -14,6 +14,8 @@ export class RawPerson implements AsyncDisposable {
   #caret = 0;
   #closed: Promise<void>;
   #acked: PromiseWithResolvers<void> | undefined;
+  /** Every frame received, in order, for tests that count them. */
+  readonly frames: string[] = [];
 
   private constructor(url: string, pad: string) {
     this.#socket = new WebSocket(
@@ -26,6 +28,7 @@ export class RawPerson implements AsyncDisposable {
       })
     );
     this.#socket.addEventListener("message", (event) => {
+      this.frames.push(event.data);
       const message = JSON.parse(event.data);
       if ("Identity" in message) this.#id = message.Identity;
       if (!("History" in message)) return;
@@ -78,6 +81,29 @@ export class RawPerson implements AsyncDisposable {
 
   get text(): string {
     return this.#text;
+  }
+
+  /** History operations seen. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** This person's user id. */
+  get id(): number | undefined {
+    return this.#id;
+  }
+
+  /** Announce a display name, as an editor does on joining. */
+  announce(name: string): void {
+    this.#socket.send(JSON.stringify({ ClientInfo: { name, hue: 90 } }));
+  }
+
+  /** Put the caret at `position` and tell the pad, as an editor does. */
+  moveCursor(position: number): void {
+    this.#caret = position;
+    this.#socket.send(
+      JSON.stringify({ CursorData: { cursors: [position], selections: [] } }),
+    );
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

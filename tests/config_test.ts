@@ -1,40 +1,8 @@
 import assert from "node:assert/strict";
-import {
-  CONFIG_VARIABLES,
-  ConfigError,
-  configFromEnvironment,
-  ESSENTIAL_TOOLS,
-  loadConfig,
-  READ_TOOLS,
-  TOOL_NAMES,
-  usage,
-} from "../src/config.ts";
-
-type Env = Record<string, string | undefined>;
-
-/** Assert that `env` is refused for `variable` with a one-line message. */
-function assertRefused(
-  env: Env,
-  variable: string,
-  pattern: RegExp,
-): ConfigError {
-  let caught: unknown;
-  try {
-    loadConfig(env);
-  } catch (error) {
-    caught = error;
-  }
-  assert.ok(
-    caught instanceof ConfigError,
-    `expected a ConfigError for ${JSON.stringify(env)}`,
-  );
-  assert.equal(caught.variable, variable);
-  assert.equal(caught.name, "ConfigError");
-  assert.ok(!caught.message.includes("\n"), "the message is one line");
-  assert.ok(caught.message.startsWith(variable), caught.message);
-  assert.match(caught.message, pattern);
-  return caught;
-}
+import { loadConfig } from "../src/config.ts";
+import { TOOL_NAMES } from "../src/tool_names.ts";
+import { CONFIG_VARIABLES } from "../src/usage.ts";
+import { assertRefused, type Env } from "./_config.ts";
 
 Deno.test("loadConfig() gives the defaults for an empty environment", () => {
   const config = loadConfig({});
@@ -63,34 +31,6 @@ Deno.test("loadConfig() ignores variables it does not know", () => {
     loadConfig({ RUSTPAD_READONLY: "banana", HOME: "/root" }),
     loadConfig({}),
   );
-});
-
-Deno.test("TOOL_NAMES, READ_TOOLS and ESSENTIAL_TOOLS list the tools of the issue", () => {
-  assert.deepEqual(TOOL_NAMES, [
-    "get_document",
-    "get_document_info",
-    "get_stats",
-    "create_document",
-    "set_document",
-    "append_to_document",
-    "replace_in_document",
-    "set_language",
-  ]);
-  assert.deepEqual(READ_TOOLS, [
-    "get_document",
-    "get_document_info",
-    "get_stats",
-  ]);
-  assert.deepEqual(ESSENTIAL_TOOLS, [
-    "get_document",
-    "get_document_info",
-    "create_document",
-    "set_document",
-    "append_to_document",
-  ]);
-  assert.ok(Object.isFrozen(TOOL_NAMES));
-  assert.ok(Object.isFrozen(READ_TOOLS));
-  assert.ok(Object.isFrozen(ESSENTIAL_TOOLS));
 });
 
 Deno.test("loadConfig() reads RUSTPAD_URL through parseBaseUrl and keeps a path prefix", () => {
@@ -159,119 +99,6 @@ Deno.test("loadConfig() refuses an unrecognised boolean, naming the variable and
       );
     }
   }
-});
-
-Deno.test("loadConfig() with RUSTPAD_READ_ONLY registers only the three read tools", () => {
-  const config = loadConfig({ RUSTPAD_READ_ONLY: "yes" });
-  assert.equal(config.readOnly, true);
-  assert.deepEqual([...config.tools], [...READ_TOOLS]);
-});
-
-Deno.test("loadConfig() with RUSTPAD_ALLOW_TOOLS registers only the listed tools, in TOOL_NAMES order", () => {
-  const config = loadConfig({
-    RUSTPAD_ALLOW_TOOLS: " set_language , ,get_stats,,get_stats ",
-  });
-  assert.deepEqual([...config.tools], ["get_stats", "set_language"]);
-});
-
-Deno.test("loadConfig() expands essential in RUSTPAD_ALLOW_TOOLS", () => {
-  assert.deepEqual(
-    [...loadConfig({ RUSTPAD_ALLOW_TOOLS: "essential" }).tools],
-    [...ESSENTIAL_TOOLS],
-  );
-  assert.deepEqual(
-    [...loadConfig({ RUSTPAD_ALLOW_TOOLS: "essential,set_language" }).tools],
-    [...ESSENTIAL_TOOLS, "set_language"],
-  );
-});
-
-Deno.test("loadConfig() removes RUSTPAD_DENY_TOOLS from all tools", () => {
-  assert.deepEqual(
-    [...loadConfig({ RUSTPAD_DENY_TOOLS: "replace_in_document" }).tools],
-    TOOL_NAMES.filter((tool) => tool !== "replace_in_document"),
-  );
-  assert.deepEqual(
-    [...loadConfig({ RUSTPAD_DENY_TOOLS: "essential" }).tools],
-    ["get_stats", "replace_in_document", "set_language"],
-  );
-});
-
-Deno.test("loadConfig() with allow essential and deny set_document keeps the other essential tools", () => {
-  const config = loadConfig({
-    RUSTPAD_ALLOW_TOOLS: "essential",
-    RUSTPAD_DENY_TOOLS: "set_document",
-  });
-  assert.deepEqual([...config.tools], [
-    "get_document",
-    "get_document_info",
-    "create_document",
-    "append_to_document",
-  ]);
-});
-
-Deno.test("loadConfig() with read-only and an allow list keeps only allowed read tools", () => {
-  const config = loadConfig({
-    RUSTPAD_READ_ONLY: "true",
-    RUSTPAD_ALLOW_TOOLS: "get_document,set_document,get_stats",
-  });
-  assert.deepEqual([...config.tools], ["get_document", "get_stats"]);
-  const essential = loadConfig({
-    RUSTPAD_READ_ONLY: "1",
-    RUSTPAD_ALLOW_TOOLS: "essential",
-    RUSTPAD_DENY_TOOLS: "get_document",
-  });
-  assert.deepEqual([...essential.tools], ["get_document_info"]);
-});
-
-Deno.test("loadConfig() refuses an unknown tool name, naming it", () => {
-  for (const variable of ["RUSTPAD_ALLOW_TOOLS", "RUSTPAD_DENY_TOOLS"]) {
-    for (const name of ["get_docs", "Get_Document", "ESSENTIAL", "all", "*"]) {
-      assertRefused(
-        { [variable]: `get_document,${name}` },
-        variable,
-        new RegExp(
-          `is not accepted: unknown tool name "${
-            name.replace("*", "\\*")
-          }"; expected a comma-separated list of tool names \\(get_document, .*\\) or the word essential$`,
-        ),
-      );
-    }
-  }
-});
-
-Deno.test("loadConfig() refuses tool settings that leave no tool, naming both variables", () => {
-  const denied = assertRefused(
-    { RUSTPAD_ALLOW_TOOLS: "get_stats", RUSTPAD_DENY_TOOLS: "get_stats" },
-    "RUSTPAD_ALLOW_TOOLS",
-    /^RUSTPAD_ALLOW_TOOLS="get_stats" and RUSTPAD_DENY_TOOLS="get_stats" are not accepted together: they leave no tool to register/,
-  );
-  assert.match(
-    denied.message,
-    /expected at least one tool that is allowed and not denied$/,
-  );
-  assertRefused(
-    { RUSTPAD_DENY_TOOLS: TOOL_NAMES.join(",") },
-    "RUSTPAD_DENY_TOOLS",
-    /^RUSTPAD_DENY_TOOLS=".*" is not accepted: it leaves no tool to register/,
-  );
-  assertRefused(
-    { RUSTPAD_ALLOW_TOOLS: " , ," },
-    "RUSTPAD_ALLOW_TOOLS",
-    /it leaves no tool to register/,
-  );
-});
-
-Deno.test("loadConfig() refuses read-only with an allow list of write tools", () => {
-  assertRefused(
-    { RUSTPAD_READ_ONLY: "yes", RUSTPAD_ALLOW_TOOLS: "set_document" },
-    "RUSTPAD_ALLOW_TOOLS",
-    /^RUSTPAD_ALLOW_TOOLS="set_document" and RUSTPAD_READ_ONLY="yes" are not accepted together: they leave no tool to register; expected at least one read tool that is allowed and not denied$/,
-  );
-  assertRefused(
-    { RUSTPAD_READ_ONLY: "yes", RUSTPAD_DENY_TOOLS: READ_TOOLS.join(",") },
-    "RUSTPAD_DENY_TOOLS",
-    /^RUSTPAD_DENY_TOOLS=".*" and RUSTPAD_READ_ONLY="yes" are not accepted together/,
-  );
 });
 
 Deno.test("loadConfig() reads RUSTPAD_USER_NAME trimmed", () => {
@@ -433,111 +260,14 @@ Deno.test("loadConfig() reads every variable at once", () => {
     userName: "Agent",
     userHue: 120,
     timeoutMs: 5000,
+    confirm: "destructive",
+    requireRead: false,
+    listen: undefined,
+    httpToken: undefined,
+    allowedHosts: [],
+    allowedOrigins: [],
+    sessionIdleS: 1800,
+    maxSessions: 1000,
+    confirmSecret: undefined,
   });
-});
-
-Deno.test("CONFIG_VARIABLES lists the eight variables of the issue with defaults", () => {
-  assert.deepEqual(CONFIG_VARIABLES.map((v) => v.name), [
-    "RUSTPAD_URL",
-    "RUSTPAD_ALLOW_TOOLS",
-    "RUSTPAD_DENY_TOOLS",
-    "RUSTPAD_READ_ONLY",
-    "ELICITATION",
-    "RUSTPAD_USER_NAME",
-    "RUSTPAD_USER_HUE",
-    "RUSTPAD_TIMEOUT_MS",
-  ]);
-  const defaults = Object.fromEntries(
-    CONFIG_VARIABLES.map((v) => [v.name, v.default]),
-  );
-  assert.equal(defaults.RUSTPAD_URL, "https://rustpad.io");
-  assert.equal(defaults.RUSTPAD_USER_NAME, "rustpad-mcp");
-  assert.equal(defaults.RUSTPAD_TIMEOUT_MS, "15000");
-  assert.equal(defaults.RUSTPAD_USER_HUE, String(loadConfig({}).userHue));
-  assert.equal(defaults.ELICITATION, "true");
-  assert.equal(defaults.RUSTPAD_READ_ONLY, "false");
-  for (const variable of CONFIG_VARIABLES) {
-    assert.ok(variable.meaning.length > 0);
-  }
-  assert.ok(Object.isFrozen(CONFIG_VARIABLES));
-});
-
-Deno.test("usage() names the version, every variable with its default, and fits 80 columns", () => {
-  const text = usage("1.2.3");
-  assert.match(text, /^rustpad-mcp 1\.2\.3\n/);
-  assert.match(text, /--help/);
-  assert.match(text, /exit code 2/);
-  assert.ok(text.endsWith("\n"));
-  for (const variable of CONFIG_VARIABLES) {
-    assert.ok(text.includes(`\n  ${variable.name}\n`), variable.name);
-    assert.ok(text.includes(`Default: ${variable.default}\n`), variable.name);
-  }
-  for (const line of text.split("\n")) assert.ok(line.length <= 80, line);
-});
-
-Deno.test("configFromEnvironment() reads only the configuration variables from Deno.env", async () => {
-  const names = CONFIG_VARIABLES.map((v) => v.name);
-  const script = await Deno.makeTempFile({ suffix: ".ts" });
-  try {
-    await Deno.writeTextFile(
-      script,
-      `import { configFromEnvironment } from ${
-        JSON.stringify(new URL("../src/config.ts", import.meta.url).href)
-      };
-const c = configFromEnvironment();
-console.log(JSON.stringify({
-  url: c.rustpadUrl.href,
-  tools: [...c.tools],
-  hue: c.userHue,
-  elicitation: c.elicitation,
-}));
-`,
-    );
-    const inherited: Record<string, string> = {};
-    for (const name of ["HOME", "PATH", "DENO_DIR"]) {
-      const value = Deno.env.get(name);
-      if (value !== undefined) inherited[name] = value;
-    }
-    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      // Only the listed variables may be read: any other read would throw.
-      args: ["run", "--no-prompt", `--allow-env=${names.join(",")}`, script],
-      clearEnv: true,
-      env: {
-        ...inherited,
-        NO_COLOR: "1",
-        RUSTPAD_URL: "http://127.0.0.1:9/",
-        RUSTPAD_READ_ONLY: "yes",
-        RUSTPAD_USER_HUE: "7",
-        ELICITATION: "no",
-      },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const decoder = new TextDecoder();
-    assert.equal(code, 0, decoder.decode(stderr));
-    assert.deepEqual(JSON.parse(decoder.decode(stdout)), {
-      url: "http://127.0.0.1:9/",
-      tools: [...READ_TOOLS],
-      hue: 7,
-      elicitation: false,
-    });
-  } finally {
-    await Deno.remove(script);
-  }
-});
-
-Deno.test("configFromEnvironment() gives what loadConfig() gives for the same variables", () => {
-  const env: Record<string, string | undefined> = {};
-  for (const { name } of CONFIG_VARIABLES) env[name] = Deno.env.get(name);
-  const outcome = (load: () => unknown): unknown => {
-    try {
-      return load();
-    } catch (error) {
-      return error instanceof ConfigError ? error.message : error;
-    }
-  };
-  assert.deepEqual(
-    outcome(() => configFromEnvironment()),
-    outcome(() => loadConfig(env)),
-  );
 });

@@ -18,6 +18,7 @@ function request(
     padId: "notes",
     binding: { pad_id: "notes", text: "A fresh start" },
     content: PAD_TEXT,
+    revision: 7,
     message: `Replace all ${PAD_TEXT.length} characters of pad "notes"?`,
     ...overrides,
   };
@@ -229,6 +230,7 @@ Deno.test("ConfirmationGuard.check() refuses a real token with a changed payload
       { e: (payload.e as number) + 3_600_000 },
       { p: "other" },
       { t: "append_to_document" },
+      { r: (payload.r as number) + 1 },
       {
         c: `${String(payload.c).startsWith("A") ? "B" : "A"}${
           String(payload.c).slice(1)
@@ -407,6 +409,36 @@ Deno.test("ConfirmationGuard.check() refuses a token once the pad text has chang
   }
   // Refusals do not use the token up.
   assert.equal((await guard.check(request(), { token })).status, "confirmed");
+});
+
+Deno.test("ConfirmationGuard.check() refuses a token once the pad's revision has moved, even with the same text", async () => {
+  const guard = new ConfirmationGuard();
+  const token = await issue(guard);
+  // A person changed the pad and restored the old text: same content, later
+  // revision. So is a pad written with this token on another replica.
+  await assertRefused(
+    guard.check(request({ revision: 9 }), { token }),
+    "mismatched",
+    /as the pad changed since the confirmation was issued: pad "notes" is at revision 9, not 7 \(someone edited it, or this token was already used\)/,
+  );
+  assert.deepEqual(await guard.check(request(), { token }), {
+    status: "confirmed",
+  });
+});
+
+Deno.test("ConfirmationGuard.check() makes a token redeemed on one replica dead on another that shares the secret", async () => {
+  const replicaA = new ConfirmationGuard({ secret: secret(3) });
+  const replicaB = new ConfirmationGuard({ secret: secret(3) });
+  const token = await issue(replicaA);
+  assert.deepEqual(await replicaB.check(request(), { token }), {
+    status: "confirmed",
+  });
+  // The write it confirmed moved the pad to the next revision.
+  await assertRefused(
+    replicaA.check(request({ revision: 8 }), { token }),
+    "mismatched",
+  );
+  await assertRefused(replicaB.check(request(), { token }), "reused");
 });
 
 Deno.test("ConfirmationGuard.check() tells lone surrogates apart in the bound content", async () => {

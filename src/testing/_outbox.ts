@@ -20,14 +20,17 @@ export class Outbox {
     this.#delayMs = delayMs;
   }
 
-  /** Write `frame` once every earlier frame is written and its delay passed. */
-  send(frame: string): void {
-    this.#push(frame);
+  /**
+   * Write `frame` once every earlier frame is written and its delay passed,
+   * held back `extraMs` more than the others (later frames wait behind it).
+   */
+  send(frame: string, extraMs = 0): void {
+    this.#push(frame, extraMs);
   }
 
   /** Close the socket once every frame before is written. */
   close(): void {
-    this.#push(null);
+    this.#push(null, 0);
     this.#done = true;
   }
 
@@ -39,9 +42,9 @@ export class Outbox {
     this.#timer = undefined;
   }
 
-  #push(frame: string | null): void {
+  #push(frame: string | null, extraMs: number): void {
     if (this.#done) return;
-    const delay = this.#delayMs();
+    const delay = this.#delayMs() + extraMs;
     if (delay <= 0 && this.#queue.length === 0) {
       this.#write(frame);
       return;

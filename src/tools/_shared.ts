@@ -1,13 +1,28 @@
 // What every tool module shares: the context the tools run in, the input
 // schemas with the rules a model must follow, and the shapes of results.
+//
+// Tool descriptions (tools/list size is pinned by a test): what it does,
+// starting with a verb; which sibling to use instead, by name; what else it
+// changes (joins the pad, creates an unknown id, asks a person); how it fails
+// and that failing changes nothing. Shared rules (pad ids, size limit, tokens,
+// untrusted text) live once, in INSTRUCTIONS or a schema. Say "more than one",
+// "code points". Build schemas with objectSchema(), input counts with
+// countSchema(), result counts with countField, and wrap registerTool in
+// withoutTaskSupport(). Results: describe only fields whose name does not
+// say what they are; shared shapes live here and in _write.ts.
 
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type {
+  McpServer,
+  RegisteredTool,
+} from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { codePointLength } from "../_code_points.ts";
+import type { Backend } from "../backend.ts";
 import type { Config } from "../config.ts";
+import { LivePads } from "../live_pads.ts";
 import {
   ConfirmationGuard,
   type ConfirmationRequest,
@@ -28,6 +43,89 @@ export interface ToolContext {
   readonly http: RustpadHttpClient;
   readonly sessions: SessionPool;
   readonly guard: ConfirmationGuard;
+  /** The process-wide state shared by every MCP session (holds the above). */
+  readonly backend: Backend;
+}
+
+/** The pads each MCP connection (one server instance) has read. */
+const readPads = new WeakMap<McpServer, Set<string>>();
+
+/**
+ * Note that this connection has read pad `padId` with a read tool, for
+ * `RUSTPAD_REQUIRE_READ`. Every read tool calls it once it has the text.
+ */
+export function markRead(context: ToolContext, padId: string): void {
+  let pads = readPads.get(context.server);
+  if (pads === undefined) {
+    pads = new Set();
+    readPads.set(context.server, pads);
+  }
+  pads.add(padId);
+}
+
+/** Whether this connection has read pad `padId` (see {@linkcode markRead}). */
+export function hasRead(context: ToolContext, padId: string): boolean {
+  return readPads.get(context.server)?.has(padId) ?? false;
+}
+
+/**
+ * A tool's input or output schema, or an object inside one. Pass this, not
+ * a raw shape, to `registerTool`: it leaves out the `$schema` key zod puts
+ * on every root schema and the `additionalProperties: false` it puts on
+ * every output object, which repeat in every tool of tools/list and tell a
+ * model nothing (`undefined` metadata drops a key from the JSON).
+ *
+ * @example
+ * ```ts ignore
+ * outputSchema: objectSchema({ id: z.string(), revision: countField }),
+ * ```
+ */
+export function objectSchema<S extends z.ZodRawShape>(
+  shape: S,
+): z.ZodObject<S> {
+  return z.object(shape).meta({
+    $schema: undefined,
+    additionalProperties: undefined,
+  });
+}
+
+/**
+ * A count or length: an integer from 0. Its JSON schema states only
+ * `minimum: 0`, without the ±(2^53-1) bounds zod adds to every integer.
+ *
+ * @example
+ * ```ts ignore
+ * offset: countSchema("Where to start (default 0).").optional(),
+ * ```
+ */
+export function countSchema(description: string): z.ZodInt {
+  return z.int().min(0).meta({ maximum: undefined }).describe(description);
+}
+
+/**
+ * A count in a result: `{"type": "integer"}` and nothing else, since what
+ * the server returns needs no bounds to guide a model. Describe it only
+ * where its name does not say what it is.
+ */
+export const countField: z.ZodInt = z.int().meta({
+  minimum: undefined,
+  maximum: undefined,
+});
+
+/**
+ * Leave out the `execution: {taskSupport: "forbidden"}` the SDK adds to
+ * every tool it registers: MCP reads a tool without `execution` exactly so
+ * ("default when absent"), and the SDK runs it the same way, so in every
+ * tool of tools/list it only costs tokens. Wrap every `registerTool` call.
+ *
+ * @example
+ * ```ts ignore
+ * withoutTaskSupport(context.server.registerTool("get_stats", config, handler));
+ * ```
+ */
+export function withoutTaskSupport(tool: RegisteredTool): RegisteredTool {
+  delete tool.execution;
+  return tool;
 }
 
 /** The shareable editor URL of a pad on the configured server. */
@@ -35,21 +133,26 @@ export function padUrl(context: ToolContext, padId: string): string {
   return editorUrl(context.config.rustpadUrl, padId);
 }
 
+/**
+ * The whole pad id rule as one pattern (PAD_ID_PATTERN's characters, 1 to
+ * MAX_PAD_ID_LENGTH of them, not `.` or `..`), so the schema states it once
+ * and no description has to.
+ */
+export const PAD_ID_SCHEMA_PATTERN: RegExp = new RegExp(
+  `^(?!\\.\\.?$)${PAD_ID_PATTERN.source.slice(1, -2)}{1,${MAX_PAD_ID_LENGTH}}$`,
+);
+
 export const padIdSchema = z.string()
-  .regex(PAD_ID_PATTERN, {
+  .regex(PAD_ID_SCHEMA_PATTERN, {
     error: `Cannot use pad id as it breaks the rule: ${PAD_ID_RULE}`,
   })
-  .max(MAX_PAD_ID_LENGTH, {
-    error: `Cannot use pad id as it is too long: ${PAD_ID_RULE}`,
-  })
-  .refine((id) => id !== "." && id !== "..", {
-    error: `Cannot use pad id as '.' and '..' are not pads: ${PAD_ID_RULE}`,
-  })
-  .describe(
-    `Pad id: the part of a Rustpad URL after '#' (https://rustpad.io/#notes has id 'notes'); ${PAD_ID_RULE}.`,
-  );
+  .describe("Pad id: the part of its URL after '#'.");
 
-/** A text parameter, at most 262,144 code points as Rustpad counts. */
+/**
+ * A text parameter, at most 262,144 code points as Rustpad counts. The
+ * schema states the limit as `maxLength`, which JSON Schema counts in code
+ * points too; the instructions say it once in words.
+ */
 export function textSchema(description: string): z.ZodString {
   return z.string().check((context) => {
     const length = codePointLength(context.value);
@@ -61,38 +164,12 @@ export function textSchema(description: string): z.ZodString {
           `Cannot accept text as it is ${length} code points, over Rustpad's limit of ${MAX_TEXT_LENGTH}`,
       });
     }
-  }).describe(
-    `${description} At most ${MAX_TEXT_LENGTH} code points (Rustpad's 256 KiB limit).`,
-  );
+  }).meta({ maxLength: MAX_TEXT_LENGTH }).describe(description);
 }
 
 export const confirmTokenSchema = z.string().optional().describe(
-  "Token from an earlier call that answered status 'confirmation_required'. Pass it, with exactly the same other arguments, only after a person has agreed.",
+  "Token of a 'confirmation_required' answer, once a person agreed.",
 );
-
-/** The outcome fields shared by the two tools that ask a person first. */
-export const guardedOutputShape = {
-  status: z.enum(["applied", "declined", "confirmation_required"]).describe(
-    "'applied': the pad changed. 'declined': a person said no; nothing changed. 'confirmation_required': nothing changed yet; ask a person, then call again with confirm_token.",
-  ),
-  id: z.string().describe("The pad id."),
-  url: z.string().optional().describe("The pad's shareable editor URL."),
-  revision: z.number().int().optional().describe(
-    "The pad's revision after the edit (operations in its history).",
-  ),
-  length: z.number().int().optional().describe(
-    "The pad's length after the edit, in code points.",
-  ),
-  confirm_token: z.string().optional().describe(
-    "With 'confirmation_required': pass back as confirm_token after a person agreed.",
-  ),
-  expires_in_seconds: z.number().int().optional().describe(
-    "With 'confirmation_required': how long the token stays valid.",
-  ),
-  message: z.string().optional().describe(
-    "With 'declined' or 'confirmation_required': what happened and what to do next.",
-  ),
-};
 
 /** A successful result: the structured answer plus a text block that stands alone. */
 export function result(
@@ -175,15 +252,22 @@ export function elicitation(context: ToolContext): ElicitConfirm | undefined {
 }
 
 /** Ask a person (or issue a token) before destroying pad content. */
-export function confirm(
+export async function confirm(
   context: ToolContext,
   request: ConfirmationRequest,
   token: string | undefined,
 ): ReturnType<ConfirmationGuard["check"]> {
-  return context.guard.check(request, {
+  const outcome = await context.guard.check(request, {
     token,
     elicit: elicitation(context),
   });
+  // Operators want to know when a person was asked, and what came of it.
+  LivePads.of(context.sessions).log.send(
+    "notice",
+    `Confirmation of ${request.tool} on pad "${request.padId}": ${outcome.status}`,
+    { pad: request.padId, tool: request.tool, status: outcome.status },
+  );
+  return outcome;
 }
 
 /**

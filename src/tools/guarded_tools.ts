@@ -1,16 +1,16 @@
 /**
  * The two tools that can destroy what people wrote, and so ask a person
  * first: `set_document` (on a non-empty pad) and `replace_in_document` (with
- * `replace_all` over several occurrences).
+ * `replace_all` over several occurrences). Given a `base_revision`, both are
+ * made against the text the agent read and refused if someone changed the
+ * text they replace since.
  *
  * @module
  */
 
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { codePointLength } from "../_code_points.ts";
-import type { ConfirmationOutcome } from "../confirmation.ts";
+import { type Diff, unifiedDiff } from "../diff.ts";
 import {
   findOccurrences,
   replaceAllOperation,
@@ -18,41 +18,47 @@ import {
 } from "../edits.ts";
 import type { PadSession } from "../session.ts";
 import {
+  baseRevisionSchema,
+  checkBase,
+  conflictResult,
+  conflictsShape,
+  occurrenceRanges,
+  type Plan,
+  planConflicts,
+  replacedRange,
+  submitPlan,
+} from "./_at_base.ts";
+import {
   checkResultLength,
-  confirm,
   confirmTokenSchema,
-  guardedOutputShape,
+  countField,
+  objectSchema,
   padIdSchema,
   padUrl,
-  result,
-  safely,
   textSchema,
   type ToolContext,
+  withoutTaskSupport,
 } from "./_shared.ts";
+import {
+  idempotencyKeySchema,
+  notConfirmed,
+  writeHandler,
+  writeOutputShape,
+  writeStatus,
+  writtenResult,
+} from "./_write.ts";
+import { avoidPeopleSchema } from "./_presence.ts";
 
-const GUARDED_ANNOTATIONS = {
+const SET_ANNOTATIONS = {
   readOnlyHint: false,
   destructiveHint: true,
+  idempotentHint: true,
   openWorldHint: false,
 } as const;
 
-/** The result for a confirmation that did not end in "go ahead". */
-function notConfirmed(
-  id: string,
-  outcome: Exclude<ConfirmationOutcome, { status: "confirmed" }>,
-  extra: Record<string, unknown> = {},
-): CallToolResult {
-  if (outcome.status === "declined") {
-    return result(
-      { status: "declined", id, message: outcome.message, ...extra },
-      outcome.message,
-    );
-  }
-  return result(
-    { ...outcome, id, ...extra },
-    `${outcome.message} confirm_token: ${outcome.confirm_token} (valid for ${outcome.expires_in_seconds} seconds).`,
-  );
-}
+const REPLACE_ANNOTATIONS = { ...SET_ANNOTATIONS, idempotentHint: false };
+
+const NO_DIFF: Diff = { diff: "", truncated: false };
 
 /** Refuse to write if the pad changed while a person was being asked. */
 function checkUnchanged(
@@ -69,136 +75,235 @@ function checkUnchanged(
 
 /** Register `set_document`. */
 export function registerSetDocument(context: ToolContext): void {
-  context.server.registerTool(
+  withoutTaskSupport(context.server.registerTool(
     "set_document",
     {
       title: "Replace a pad's whole text",
       description:
-        "Replace the whole text of a Rustpad pad with new text, as one operation. On a non-empty pad a person is asked first (a dialog, or status 'confirmation_required' with a confirm_token to pass back after they agree); nothing changes until then. Prefer replace_in_document or append_to_document for partial changes: they keep what others type.",
-      inputSchema: {
+        "Replace a pad's whole text as one operation and return the diff. Use it only for a full rewrite: edit_document, replace_in_document and append_to_document change less and keep what people type meanwhile. On a non-empty pad a person must agree first; the same text again changes nothing. Fails, changing nothing, if the pad changes while the person decides or would exceed the size limit.",
+      inputSchema: objectSchema({
         id: padIdSchema,
         text: textSchema("The pad's complete new text."),
+        base_revision: baseRevisionSchema,
         confirm_token: confirmTokenSchema,
-      },
-      outputSchema: guardedOutputShape,
-      annotations: { ...GUARDED_ANNOTATIONS, idempotentHint: true },
+        idempotency_key: idempotencyKeySchema,
+      }),
+      outputSchema: objectSchema({
+        ...writeOutputShape,
+        status: writeStatus("conflict"),
+        ...conflictsShape,
+      }),
+      annotations: SET_ANNOTATIONS,
     },
-    safely(async ({ id, text, confirm_token }) => {
-      const session = await context.sessions.get(id);
-      const current = session.text;
-      const url = padUrl(context, id);
-      if (current === text) {
-        return result(
+    writeHandler(
+      context,
+      "set_document",
+      SET_ANNOTATIONS,
+      async ({ id, text, base_revision, confirm_token }, gate) => {
+        const session = await context.sessions.get(id);
+        const current = session.text;
+        const url = padUrl(context, id);
+        if (current === text) {
+          return writtenResult(
+            {
+              status: "applied",
+              id,
+              url,
+              revision: session.revision,
+              length: session.length,
+            },
+            `Pad "${id}" already has exactly this text; nothing to change (revision ${session.revision}).`,
+            NO_DIFF,
+          );
+        }
+        const newLength = codePointLength(text);
+        checkResultLength(id, session.length, newLength);
+        let plan: Plan | undefined;
+        if (base_revision !== undefined) {
+          checkBase(session, base_revision);
+          const operation = replaceAllOperation(
+            session.textAt(base_revision),
+            text,
+          );
+          plan = {
+            base: base_revision,
+            operation,
+            ranges: [replacedRange(operation)],
+            refuseConflicts: true,
+          };
+          const conflicts = planConflicts(session, plan);
+          if (conflicts.length > 0) {
+            return conflictResult(id, session.revision, conflicts);
+          }
+        }
+        const outcome = await gate.confirm(
+          {
+            padId: id,
+            binding: { id, text, base_revision },
+            content: current,
+            revision: session.revision,
+            message:
+              `Replace the whole text of pad "${id}" (${session.length} code points now) with ${newLength} code points of new text? What the pad says now will be gone.`,
+          },
+          confirm_token,
+          current !== "",
+        );
+        if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
+        let diff = NO_DIFF;
+        let written;
+        if (plan !== undefined) {
+          const submitted = await submitPlan(gate, id, plan);
+          if (submitted.kind === "conflict") {
+            const latest = await context.sessions.get(id);
+            return conflictResult(id, latest.revision, submitted.conflicts);
+          }
+          ({ written, diff } = submitted);
+        } else {
+          written = await gate.edit(id, (live) => {
+            checkUnchanged(live, id, current);
+            const operation = replaceAllOperation(live.text, text);
+            diff = unifiedDiff(live.text, operation);
+            return operation;
+          });
+        }
+        return writtenResult(
           {
             status: "applied",
             id,
             url,
-            revision: session.revision,
-            length: session.length,
+            revision: written.revision,
+            length: written.length,
           },
-          `Pad "${id}" already has exactly this text; nothing to change (revision ${session.revision}).`,
+          `Replaced the text of pad "${id}": it now has ${written.length} code points (revision ${written.revision}).`,
+          diff,
         );
-      }
-      const newLength = codePointLength(text);
-      checkResultLength(id, session.length, newLength);
-      if (current !== "") {
-        const outcome = await confirm(context, {
-          tool: "set_document",
-          padId: id,
-          binding: { id, text },
-          content: current,
-          message:
-            `Replace the whole text of pad "${id}" (${session.length} code points now) with ${newLength} code points of new text? What the pad says now will be gone.`,
-        }, confirm_token);
-        if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
-      }
-      const written = await context.sessions.edit(id, (live) => {
-        checkUnchanged(live, id, current);
-        return replaceAllOperation(live.text, text);
-      });
-      return result(
-        {
-          status: "applied",
-          id,
-          url,
-          revision: written.revision,
-          length: written.length,
-        },
-        `Replaced the text of pad "${id}": it now has ${written.length} code points (revision ${written.revision}).`,
-      );
-    }),
-  );
+      },
+    ),
+  ));
 }
 
 /** Register `replace_in_document`. */
 export function registerReplaceInDocument(context: ToolContext): void {
-  context.server.registerTool(
+  withoutTaskSupport(context.server.registerTool(
     "replace_in_document",
     {
       title: "Replace text in a pad",
       description:
-        "Replace an exact string (no regex) in a Rustpad pad, editing only the matched range so what others type elsewhere is kept. Without replace_all the string must occur exactly once; otherwise make search longer or pass replace_all. replace_all over several occurrences asks a person first (a dialog, or status 'confirmation_required' with a confirm_token to pass back after they agree).",
-      inputSchema: {
+        "Replace an exact string in a pad, changing only the matched ranges so what people type elsewhere is kept; for more than one different change, or line ranges, use edit_document. Matching is literal, case-sensitive and non-overlapping, whitespace included: copy search from get_document. Fails, changing nothing, on 0 matches, or more than one without replace_all. replace_all over more than one match asks a person first.",
+      inputSchema: objectSchema({
         id: padIdSchema,
         search: z.string().min(1, {
           error:
             "Cannot search for an empty string: give the exact text to replace",
-        }).describe("The exact text to find, as it appears in the pad."),
-        replace: textSchema("The text to put in its place; may be empty."),
+        }).describe("Exact text to find."),
+        replace: textSchema("Text to put in its place; may be empty."),
         replace_all: z.boolean().optional().describe(
-          "Replace every occurrence (asks a person first when there are several). Default false: the search must occur exactly once.",
+          "Replace every match; needed when there is more than one.",
         ),
+        base_revision: baseRevisionSchema,
         confirm_token: confirmTokenSchema,
-      },
-      outputSchema: {
-        ...guardedOutputShape,
-        replacements: z.number().int().optional().describe(
-          "With 'applied': how many occurrences were replaced. With 'confirmation_required' or 'declined': how many would be.",
+        idempotency_key: idempotencyKeySchema,
+        avoid_people: avoidPeopleSchema,
+      }),
+      outputSchema: objectSchema({
+        ...writeOutputShape,
+        status: writeStatus("conflict"),
+        replacements: countField.optional().describe(
+          "Matches replaced, or to be replaced.",
         ),
-      },
-      annotations: { ...GUARDED_ANNOTATIONS, idempotentHint: false },
+        ...conflictsShape,
+      }),
+      annotations: REPLACE_ANNOTATIONS,
     },
-    safely(
-      async ({ id, search, replace, replace_all = false, confirm_token }) => {
+    writeHandler(
+      context,
+      "replace_in_document",
+      REPLACE_ANNOTATIONS,
+      async (args, gate) => {
+        const { id, search, replace, base_revision, confirm_token } = args;
+        const replace_all = args.replace_all ?? false;
         const session = await context.sessions.get(id);
         const current = session.text;
-        const count = findOccurrences(current, search).length;
+        if (base_revision !== undefined) checkBase(session, base_revision);
+        const searched = base_revision === undefined
+          ? current
+          : session.textAt(base_revision);
+        const where = base_revision === undefined
+          ? ""
+          : ` at revision ${base_revision}`;
+        const offsets = findOccurrences(searched, search);
+        const count = offsets.length;
         if (count === 0) {
           throw new Error(
-            `Cannot replace in pad "${id}" as the search text occurs 0 times: read the pad with get_document and copy the exact text, whitespace included`,
+            `Cannot replace in pad "${id}" as the search text occurs 0 times${where}: read the pad with get_document and copy the exact text, whitespace included`,
           );
         }
         if (count > 1 && !replace_all) {
           throw new Error(
-            `Cannot replace in pad "${id}" as the search text occurs ${count} times: make search longer so it matches exactly once, or pass replace_all: true`,
+            `Cannot replace in pad "${id}" as the search text occurs ${count} times${where}: make search longer so it matches exactly once, or pass replace_all: true`,
           );
         }
         const delta = codePointLength(replace) - codePointLength(search);
         checkResultLength(id, session.length, session.length + count * delta);
-        if (count > 1) {
-          const outcome = await confirm(context, {
-            tool: "replace_in_document",
-            padId: id,
-            binding: { id, search, replace, replace_all, count },
-            content: current,
-            message:
-              `Replace all ${count} occurrences of the search text in pad "${id}" (${session.length} code points now)?`,
-          }, confirm_token);
-          if (outcome.status !== "confirmed") {
-            return notConfirmed(id, outcome, { replacements: count });
+        let plan: Plan | undefined;
+        if (base_revision !== undefined) {
+          const ranges = occurrenceRanges(searched, search, offsets);
+          plan = {
+            base: base_revision,
+            operation: replaceOperation(searched, search, replace, offsets),
+            ranges,
+            refuseConflicts: true,
+          };
+          const conflicts = planConflicts(session, plan);
+          if (conflicts.length > 0) {
+            return conflictResult(id, session.revision, conflicts);
           }
         }
-        const written = await context.sessions.edit(id, (live) => {
-          if (count > 1) checkUnchanged(live, id, current);
-          const offsets = findOccurrences(live.text, search);
-          if (offsets.length !== count) {
-            throw new Error(
-              `Cannot replace in pad "${id}" as the search text now occurs ${offsets.length} times instead of ${count}: nothing was changed; call again`,
-            );
+        const outcome = await gate.confirm(
+          {
+            padId: id,
+            binding: { id, search, replace, replace_all, count, base_revision },
+            content: current,
+            revision: session.revision,
+            message: count > 1
+              ? `Replace all ${count} occurrences of the search text in pad "${id}" (${session.length} code points now)?`
+              : `Replace one occurrence of the search text in pad "${id}" (${session.length} code points now)?`,
+          },
+          confirm_token,
+          count > 1,
+        );
+        if (outcome.status !== "confirmed") {
+          return notConfirmed(id, outcome, { replacements: count });
+        }
+        let diff = NO_DIFF;
+        let written;
+        if (plan !== undefined) {
+          const submitted = await submitPlan(gate, id, plan);
+          if (submitted.kind === "conflict") {
+            const latest = await context.sessions.get(id);
+            return conflictResult(id, latest.revision, submitted.conflicts);
           }
-          return replaceOperation(live.text, search, replace, offsets);
-        });
-        return result(
+          ({ written, diff } = submitted);
+        } else {
+          written = await gate.edit(id, (live) => {
+            if (count > 1) checkUnchanged(live, id, current);
+            const found = findOccurrences(live.text, search);
+            if (found.length !== count) {
+              throw new Error(
+                `Cannot replace in pad "${id}" as the search text now occurs ${found.length} times instead of ${count}: nothing was changed; call again`,
+              );
+            }
+            const operation = replaceOperation(
+              live.text,
+              search,
+              replace,
+              found,
+            );
+            diff = unifiedDiff(live.text, operation);
+            return operation;
+          });
+        }
+        return writtenResult(
           {
             status: "applied",
             id,
@@ -210,8 +315,9 @@ export function registerReplaceInDocument(context: ToolContext): void {
           `Replaced ${count} ${
             count === 1 ? "occurrence" : "occurrences"
           } in pad "${id}": it now has ${written.length} code points (revision ${written.revision}).`,
+          diff,
         );
       },
     ),
-  );
+  ));
 }

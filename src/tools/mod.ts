@@ -7,6 +7,7 @@
 
 import type { ToolName } from "../config.ts";
 import type { ToolContext } from "./_shared.ts";
+import { registerEditDocument } from "./edit_tools.ts";
 import {
   registerReplaceInDocument,
   registerSetDocument,
@@ -16,6 +17,8 @@ import {
   registerGetDocumentInfo,
   registerGetStats,
 } from "./read_tools.ts";
+import { registerReadLines, registerSearchDocument } from "./line_tools.ts";
+import { registerUndoLastEdit, registerWaitForChange } from "./live_tools.ts";
 import {
   registerAppendToDocument,
   registerCreateDocument,
@@ -26,13 +29,18 @@ export type { ToolContext } from "./_shared.ts";
 
 const REGISTRARS: Readonly<Record<ToolName, (context: ToolContext) => void>> = {
   get_document: registerGetDocument,
+  read_lines: registerReadLines,
+  search_document: registerSearchDocument,
   get_document_info: registerGetDocumentInfo,
   get_stats: registerGetStats,
   create_document: registerCreateDocument,
   set_document: registerSetDocument,
   append_to_document: registerAppendToDocument,
   replace_in_document: registerReplaceInDocument,
+  edit_document: registerEditDocument,
   set_language: registerSetLanguage,
+  wait_for_change: registerWaitForChange,
+  undo_last_edit: registerUndoLastEdit,
 };
 
 /**

@@ -7,39 +7,47 @@
 
 import { z } from "zod";
 import { codePointLength } from "../_code_points.ts";
+import { type Diff, unifiedDiff } from "../diff.ts";
 import { appendOperation } from "../edits.ts";
 import type { TextOperation } from "../operation.ts";
 import type { PadSession } from "../session.ts";
 import {
   checkResultLength,
+  confirmTokenSchema,
+  objectSchema,
   padIdSchema,
   padUrl,
   result,
-  safely,
   textSchema,
   type ToolContext,
+  withoutTaskSupport,
 } from "./_shared.ts";
+import {
+  askedShape,
+  idempotencyKeySchema,
+  notConfirmed,
+  type WriteGate,
+  writeHandler,
+  writeOutputShape,
+  writeStatus,
+  writtenResult,
+} from "./_write.ts";
 
 const languageSchema = z.string()
   .regex(/^[A-Za-z0-9+#._-]{1,64}$/, {
     error:
-      "Cannot use language as it breaks the rule: a Monaco language id is 1 to 64 letters, digits, '+', '#', '.', '-' or '_'",
+      "Cannot use language as it breaks the rule: a Monaco language id is 1 to 64 ASCII letters, digits, '+', '#', '.', '-' or '_'",
   })
-  .describe(
-    "Monaco language id for the editor's highlighting, such as 'markdown', 'python', 'typescript' or 'plaintext'. 1 to 64 letters, digits, '+', '#', '.', '-' or '_'.",
-  );
+  .describe("Monaco language id, such as 'markdown', 'python' or 'plaintext'.");
 
-const appliedShape = {
-  status: z.literal("applied").describe("The pad changed."),
-  id: z.string().describe("The pad id."),
-  url: z.string().describe("The pad's shareable editor URL."),
-  revision: z.number().int().describe(
-    "The pad's revision after the edit (operations in its history).",
-  ),
-  length: z.number().int().describe(
-    "The pad's length after the edit, in code points.",
-  ),
-};
+const ANNOTATIONS = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
+
+const LANGUAGE_ANNOTATIONS = { ...ANNOTATIONS, idempotentHint: true };
 
 /** Twelve characters from lowercase letters and digits, like Rustpad's own. */
 function randomPadId(): string {
@@ -54,155 +62,227 @@ function randomPadId(): string {
   return id;
 }
 
-/** Builds the append of `text` to a pad, refusing a result over the limit. */
-function appending(
+/**
+ * Append `text` through the gate, refusing a result over the limit; the
+ * diff of what it did is left in `diff`.
+ */
+async function append(
+  gate: WriteGate,
   padId: string,
   text: string,
-): (session: PadSession) => TextOperation {
+): Promise<
+  { revision: number; length: number; recovered: boolean; diff: Diff }
+> {
   const added = codePointLength(text);
-  return (session) => {
+  let diff: Diff = { diff: "", truncated: false };
+  const written = await gate.edit(padId, (session: PadSession) => {
     checkResultLength(padId, session.length, session.length + added);
-    return appendOperation(session.length, text);
-  };
+    const operation: TextOperation = appendOperation(session.length, text);
+    diff = unifiedDiff(session.text, operation);
+    return operation;
+  });
+  return { ...written, diff };
+}
+
+/** Ask first under RUSTPAD_CONFIRM=always; these tools destroy nothing. */
+function askFirst(
+  gate: WriteGate,
+  session: PadSession,
+  binding: Record<string, unknown>,
+  message: string,
+  token: string | undefined,
+) {
+  return gate.confirm(
+    {
+      padId: session.padId,
+      binding,
+      content: "",
+      revision: session.revision,
+      message,
+    },
+    token,
+    false,
+  );
 }
 
 /** Register `create_document`. */
 export function registerCreateDocument(context: ToolContext): void {
-  context.server.registerTool(
+  withoutTaskSupport(context.server.registerTool(
     "create_document",
     {
       title: "Create a pad",
       description:
-        "Create a new Rustpad pad, optionally with initial text and language, and get its shareable URL. Omit id for a random one. Fails, changing nothing, if the pad already has content: use append_to_document or set_document for an existing pad.",
-      inputSchema: {
+        "Create a pad, optionally with text and language, and return its shareable url; omit id for a random one. Use it to start a pad: it fails, changing nothing, if the pad already has text (an empty pad counts as new), so a taken id is caught. To add to an existing pad use append_to_document or edit_document.",
+      inputSchema: objectSchema({
         id: padIdSchema.optional().describe(
-          "Pad id to create; omit for a random 12-character id. Letters, digits, '.', '_' or '-', at most 256; not '.' or '..'.",
+          "Pad id to create; omit for a random one.",
         ),
         text: textSchema("Initial text of the pad.").optional(),
         language: languageSchema.optional(),
-      },
-      outputSchema: {
-        ...appliedShape,
-        language: z.string().nullable().describe(
-          "The pad's editor language, or null if not set.",
-        ),
-      },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+        confirm_token: confirmTokenSchema,
+        idempotency_key: idempotencyKeySchema,
+      }),
+      outputSchema: objectSchema({
+        ...writeOutputShape,
+        language: z.string().nullable().optional(),
+      }),
+      annotations: ANNOTATIONS,
     },
-    safely(async ({ id = randomPadId(), text = "", language }) => {
-      const session = await context.sessions.get(id);
-      if (session.length > 0) {
-        throw new Error(
-          `Cannot create pad "${id}" as it already has content: current length is ${session.length} code points. Choose another id, or use append_to_document or set_document`,
+    writeHandler(
+      context,
+      "create_document",
+      ANNOTATIONS,
+      async (args, gate) => {
+        const { id = randomPadId(), text = "", language, confirm_token } = args;
+        const session = await context.sessions.get(id);
+        if (session.length > 0) {
+          throw new Error(
+            `Cannot create pad "${id}" as it already has content: current length is ${session.length} code points. Choose another id, or use append_to_document or set_document`,
+          );
+        }
+        const outcome = await askFirst(
+          gate,
+          session,
+          { id, text, language },
+          `Create pad "${id}" with ${codePointLength(text)} code points?`,
+          confirm_token,
         );
-      }
-      if (text !== "") await context.sessions.edit(id, appending(id, text));
-      // The edit may have reconnected: ask the pool for the live session.
-      const latest = await context.sessions.get(id);
-      if (language !== undefined) await latest.setLanguage(language);
-      const url = padUrl(context, id);
-      return result(
-        {
-          status: "applied",
-          id,
-          url,
-          revision: latest.revision,
-          length: latest.length,
-          language: latest.language,
-        },
-        `Created pad "${id}" at ${url} with ${
-          codePointLength(text)
-        } code points${
-          language === undefined ? "" : ` and language ${language}`
-        } (revision ${latest.revision}).`,
-      );
-    }),
-  );
+        if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
+        let diff: Diff = { diff: "", truncated: false };
+        if (text !== "") ({ diff } = await append(gate, id, text));
+        // The edit may have reconnected: ask the pool for the live session.
+        const latest = await context.sessions.get(id);
+        if (language !== undefined) await latest.setLanguage(language);
+        const url = padUrl(context, id);
+        return writtenResult(
+          {
+            status: "applied",
+            id,
+            url,
+            revision: latest.revision,
+            length: latest.length,
+            language: latest.language,
+          },
+          `Created pad "${id}" at ${url} with ${
+            codePointLength(text)
+          } code points${
+            language === undefined ? "" : ` and language ${language}`
+          } (revision ${latest.revision}).`,
+          diff,
+        );
+      },
+    ),
+  ));
 }
 
 /** Register `append_to_document`. */
 export function registerAppendToDocument(context: ToolContext): void {
-  context.server.registerTool(
+  withoutTaskSupport(context.server.registerTool(
     "append_to_document",
     {
       title: "Append to a pad",
       description:
-        "Append text verbatim at the end of a Rustpad pad, as one operation on its current revision, so whatever people type at the same moment is kept. Include your own leading newline if you want one. Creates the pad if it is empty.",
-      inputSchema: {
+        "Append text verbatim at the end of a pad, keeping what people type at the same moment; add your own leading newline if you want one. Use it to add; edit_document and replace_in_document change existing text, set_document replaces it all. A mistyped id silently makes a new pad with this text; start pads with create_document. Fails, changing nothing, if the pad would exceed the size limit.",
+      inputSchema: objectSchema({
         id: padIdSchema,
         text: textSchema("Text to append, verbatim."),
-      },
-      outputSchema: {
-        ...appliedShape,
+        confirm_token: confirmTokenSchema,
+        idempotency_key: idempotencyKeySchema,
+      }),
+      outputSchema: objectSchema({
+        ...writeOutputShape,
         note: z.string().optional().describe(
-          "Set when the connection dropped and the pad's history showed the edit had landed.",
+          "Set when a dropped connection hid the acknowledgement.",
         ),
-      },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      }),
+      annotations: ANNOTATIONS,
     },
-    safely(async ({ id, text }) => {
-      const appended = await context.sessions.edit(id, appending(id, text));
-      const url = padUrl(context, id);
-      const note = appended.recovered
-        ? "The connection dropped before Rustpad acknowledged the edit; the pad's history shows it landed."
-        : undefined;
-      return result(
-        {
-          status: "applied",
-          id,
-          url,
-          revision: appended.revision,
-          length: appended.length,
-          ...(note && { note }),
-        },
-        `Appended ${
-          codePointLength(text)
-        } code points to pad "${id}"; it now has ${appended.length} (revision ${appended.revision}).${
-          note ? ` ${note}` : ""
-        }`,
-      );
-    }),
-  );
+    writeHandler(
+      context,
+      "append_to_document",
+      ANNOTATIONS,
+      async ({ id, text, confirm_token }, gate) => {
+        if (gate.asks(false)) {
+          const session = await context.sessions.get(id);
+          const outcome = await askFirst(
+            gate,
+            session,
+            { id, text },
+            `Append ${
+              codePointLength(text)
+            } code points to pad "${id}" (${session.length} code points now)?`,
+            confirm_token,
+          );
+          if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
+        }
+        const appended = await append(gate, id, text);
+        const url = padUrl(context, id);
+        const note = appended.recovered
+          ? "The connection dropped before Rustpad acknowledged the edit; the pad's history shows it landed."
+          : undefined;
+        return writtenResult(
+          {
+            status: "applied",
+            id,
+            url,
+            revision: appended.revision,
+            length: appended.length,
+            ...(note && { note }),
+          },
+          `Appended ${
+            codePointLength(text)
+          } code points to pad "${id}"; it now has ${appended.length} (revision ${appended.revision}).${
+            note ? ` ${note}` : ""
+          }`,
+          appended.diff,
+        );
+      },
+    ),
+  ));
 }
 
 /** Register `set_language`. */
 export function registerSetLanguage(context: ToolContext): void {
-  context.server.registerTool(
+  withoutTaskSupport(context.server.registerTool(
     "set_language",
     {
       title: "Set a pad's language",
       description:
-        "Set the editor language (syntax highlighting) of a Rustpad pad for everyone who has it open. The text is not changed.",
-      inputSchema: { id: padIdSchema, language: languageSchema },
-      outputSchema: {
-        status: z.literal("applied").describe("The language is set."),
-        id: z.string().describe("The pad id."),
-        language: z.string().describe("The pad's language now."),
-      },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+        "Set a pad's editor language (syntax highlighting) for everyone who has it open; the text is unchanged and the last writer wins. For a new pad, pass language to create_document instead. An unknown id gets a new, empty pad with this language.",
+      inputSchema: objectSchema({
+        id: padIdSchema,
+        language: languageSchema,
+        confirm_token: confirmTokenSchema,
+        idempotency_key: idempotencyKeySchema,
+      }),
+      outputSchema: objectSchema({
+        status: writeStatus(),
+        id: z.string(),
+        language: z.string().optional(),
+        ...askedShape,
+      }),
+      annotations: LANGUAGE_ANNOTATIONS,
     },
-    safely(async ({ id, language }) => {
-      const session = await context.sessions.get(id);
-      await session.setLanguage(language);
-      return result(
-        { status: "applied", id, language },
-        `Set the language of pad "${id}" to ${language}.`,
-      );
-    }),
-  );
+    writeHandler(
+      context,
+      "set_language",
+      LANGUAGE_ANNOTATIONS,
+      async ({ id, language, confirm_token }, gate) => {
+        const session = await context.sessions.get(id);
+        const outcome = await askFirst(
+          gate,
+          session,
+          { id, language },
+          `Set the language of pad "${id}" to ${language}?`,
+          confirm_token,
+        );
+        if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
+        await session.setLanguage(language);
+        return result(
+          { status: "applied", id, language },
+          `Set the language of pad "${id}" to ${language}.`,
+        );
+      },
+    ),
+  ));
 }

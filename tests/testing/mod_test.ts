@@ -7,8 +7,11 @@ Deno.test("testing/mod.ts is the package's ./testing export and exports the pad 
   );
   assert.equal(config.exports["./testing"], "./src/testing/mod.ts");
   assert.deepEqual(Object.keys(testing).sort(), [
+    "FaultInjector",
+    "HostileServer",
     "PadDatabase",
     "PadServer",
+    "startHostileServer",
     "startPadServer",
   ]);
 });

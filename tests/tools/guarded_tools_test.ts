@@ -35,6 +35,7 @@ Deno.test("`set_document` asks through a form that names the pad and its length,
     url: `${h.pads.url}/#doc`,
     revision: 2,
     length: 10,
+    diff: "@@ -1,1 +1,1 @@\n-secret words 🎉\n+brand-new!",
   });
   assert.equal(h.elicitations.length, 1);
   const request = h.elicitations[0]!;
@@ -200,6 +201,7 @@ Deno.test("`replace_in_document` replaces a unique occurrence in place", async (
     revision: 2,
     length: 13,
     replacements: 1,
+    diff: "@@ -1,1 +1,1 @@\n-🎉 the cat sat\n+🎉 the dog sat",
   });
   assert.equal(h.elicitations.length, 0);
   assert.equal(await h.text("r"), "🎉 the dog sat");

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
 import { PadSession, TextOperation } from "../../mod.ts";
+import { startPadServer } from "../../src/testing/mod.ts";
 
 const FENCE = /^<untrusted-([0-9a-f]{32})>$/m;
 
@@ -24,6 +25,7 @@ Deno.test("`get_document` returns the pad text, marked untrusted and fenced", as
     text,
     empty: false,
     truncated: false,
+    revision: 1,
     untrusted: true,
     source: "rustpad",
   });
@@ -76,7 +78,7 @@ Deno.test("`get_document` says Rustpad is unreachable, with the URL", async () =
   const message = errorOf(await h.call("get_document", { id: "x" }));
   assert.match(
     message,
-    new RegExp(`Cannot reach Rustpad at http://127.0.0.1:${port}/api/text/x`),
+    new RegExp(`Cannot reach Rustpad at ws://127.0.0.1:${port}/api/socket/x`),
   );
 });
 
@@ -117,6 +119,7 @@ Deno.test("`get_document_info` reports length, revision, language and the people
     revision: 1,
     language: "markdown",
     users: ["Alice"],
+    people: [{ name: "Alice", cursors: [], selections: [] }],
     untrusted: true,
     source: "rustpad",
   });
@@ -165,17 +168,127 @@ Deno.test("`get_stats` returns the server's statistics with an ISO start time", 
   );
 });
 
-Deno.test("`get_document` cuts a text over Rustpad's limit and says so", async () => {
+Deno.test("`get_document` cuts a whole pad over Rustpad's limit and gives the offset to read on", async () => {
+  // Rustpad refuses edits past its limit; only a restored pad can be longer.
   const huge = "🎉".repeat(262_150);
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    () => new Response(huge),
-  );
-  await using h = await connect({
-    env: { RUSTPAD_URL: `http://127.0.0.1:${server.addr.port}` },
+  await using pads = await startPadServer({
+    pads: { huge: { text: huge } },
+    snapshotIntervalMs: 0,
   });
+  await using h = await connect({ pads });
   const result = structured(await h.call("get_document", { id: "huge" }));
   assert.equal(result.truncated, true);
   assert.equal([...(result.text as string)].length, 262_144);
-  await server.shutdown();
+  assert.equal(result.next_offset, 2 * 262_144);
+  assert.equal(result.total_length, 2 * 262_150);
+  const rest = structured(
+    await h.call("get_document", { id: "huge", offset: result.next_offset }),
+  );
+  assert.equal(rest.text, "🎉".repeat(6));
+  assert.equal(rest.truncated, false);
+});
+
+Deno.test("`get_document` pages in UTF-16 units and walks to the end with next_offset", async () => {
+  await using h = await connect();
+  const person = await PadSession.open(h.pads.url, "paged");
+  const text = "abc🎉def\n".repeat(20);
+  await person.submit(new TextOperation().insert(text));
+  let offset: number | null = 0;
+  const pages: string[] = [];
+  while (offset !== null) {
+    const page = structured(
+      await h.call("get_document", { id: "paged", offset, limit: 7 }),
+    );
+    assert.equal(page.offset, offset);
+    assert.equal(page.total_length, text.length);
+    assert.equal(page.revision, 1);
+    assert.equal(page.truncated, false);
+    pages.push(page.text as string);
+    offset = page.next_offset as number | null;
+  }
+  assert.equal(pages.join(""), text);
+  assert.ok(pages.length >= 20);
+  await person.close();
+});
+
+Deno.test("`get_document` never cuts a surrogate pair at either end of a page", async () => {
+  await using h = await connect();
+  const person = await PadSession.open(h.pads.url, "pairs");
+  await person.submit(new TextOperation().insert("ab🎉cd"));
+  // Offset 3 is inside "🎉" (units 2-3): it moves back to 2.
+  const start = structured(
+    await h.call("get_document", { id: "pairs", offset: 3, limit: 3 }),
+  );
+  assert.deepEqual([start.offset, start.text, start.next_offset], [
+    2,
+    "🎉c",
+    5,
+  ]);
+  // An end at 3 cuts "🎉": it moves back to 2.
+  const end = structured(
+    await h.call("get_document", { id: "pairs", offset: 0, limit: 3 }),
+  );
+  assert.deepEqual([end.text, end.next_offset], ["ab", 2]);
+  // Moving back would return nothing: it moves forward instead.
+  const forward = structured(
+    await h.call("get_document", { id: "pairs", offset: 2, limit: 1 }),
+  );
+  assert.deepEqual([forward.text, forward.next_offset], ["🎉", 4]);
+  const past = structured(
+    await h.call("get_document", { id: "pairs", offset: 100 }),
+  );
+  assert.deepEqual([past.text, past.offset, past.next_offset], ["", 6, null]);
+  await person.close();
+});
+
+Deno.test("`get_document` gives the revision its text is at, and takes offsets and limits from 0 to 2^53-1", async () => {
+  await using h = await connect();
+  const person = await PadSession.open(h.pads.url, "revisions");
+  for (const word of ["one ", "two ", "three"]) {
+    await person.submit(new TextOperation().retain(person.length).insert(word));
+  }
+  await waitFor(async () => {
+    const read = structured(await h.call("get_document", { id: "revisions" }));
+    return read.revision === 3 && read.text === "one two three";
+  }, "the pad at revision 3");
+  const whole = structured(await h.call("get_document", { id: "revisions" }));
+  assert.equal("offset" in whole, false, "a whole read has no paging fields");
+  assert.match(
+    errorOf(await h.call("get_document", { id: "revisions", offset: -1 })),
+    /offset/,
+  );
+  const largest = structured(
+    await h.call("get_document", {
+      id: "revisions",
+      offset: Number.MAX_SAFE_INTEGER,
+      limit: Number.MAX_SAFE_INTEGER,
+    }),
+  );
+  assert.deepEqual([largest.text, largest.next_offset], ["", null]);
+  assert.match(
+    errorOf(
+      await h.call("get_document", { id: "revisions", limit: 2 ** 53 }),
+    ),
+    /limit/,
+  );
+  await person.close();
+});
+
+Deno.test("`get_document` reads text and revision from one state: an own edit awaiting its acknowledgement is in neither", async () => {
+  await using h = await connect();
+  const person = await PadSession.open(h.pads.url, "pending");
+  await person.submit(new TextOperation().insert("base"));
+  await waitFor(async () => {
+    const read = structured(await h.call("get_document", { id: "pending" }));
+    return read.revision === 1;
+  }, "the agent to see revision 1");
+  h.pads.delayNextAck({ pad: "pending", ms: 400 });
+  const append = h.call("append_to_document", { id: "pending", text: "X" });
+  await waitFor(() => person.revision === 2, "the person to see the append");
+  const during = structured(await h.call("get_document", { id: "pending" }));
+  assert.deepEqual([during.text, during.revision], ["base", 1]);
+  structured(await append);
+  const after = structured(await h.call("get_document", { id: "pending" }));
+  assert.deepEqual([after.text, after.revision], ["baseX", 2]);
+  await person.close();
 });

@@ -17,6 +17,7 @@ Deno.test("`create_document` creates a pad with text and language at a random id
     revision: 1,
     length: 7,
     language: "markdown",
+    diff: "@@ -0,0 +1,1 @@\n+hello 🎉",
   });
   assert.equal(await h.text(id), "hello 🎉");
   const again = structured(await h.call("create_document", {}));
@@ -33,6 +34,7 @@ Deno.test("`create_document` with an id and no text opens an empty pad", async (
     revision: 0,
     length: 0,
     language: null,
+    diff: "",
   });
   const stats = structured(await h.call("get_stats"));
   assert.equal(stats.num_documents, 1);
@@ -59,7 +61,7 @@ Deno.test("`create_document` refuses a bad language id", async () => {
   const message = errorOf(
     await h.call("create_document", { id: "lang", language: "not a language" }),
   );
-  assert.match(message, /Monaco language id is 1 to 64 letters/);
+  assert.match(message, /Monaco language id is 1 to 64 (ASCII )?letters/);
 });
 
 Deno.test("`append_to_document` appends verbatim and reports revision and length", async () => {
@@ -73,6 +75,7 @@ Deno.test("`append_to_document` appends verbatim and reports revision and length
     url: `${h.pads.url}/#log`,
     revision: 1,
     length: 8,
+    diff: "@@ -0,0 +1,1 @@\n+a👨‍👨‍👦‍👦",
   });
   const second = await h.call("append_to_document", { id: "log", text: "\nb" });
   assert.equal(structured(second).revision, 2);
@@ -191,7 +194,11 @@ Deno.test("`set_language` sets the language for everyone", async () => {
   const result = structured(
     await h.call("set_language", { id: "code", language: "c++" }),
   );
-  assert.deepEqual(result, { status: "applied", id: "code", language: "c++" });
+  assert.deepEqual(result, {
+    status: "applied",
+    id: "code",
+    language: "c++",
+  });
   await waitFor(() => person.language === "c++", "the person to see it");
   await person.close();
 });

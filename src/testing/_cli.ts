@@ -1,0 +1,70 @@
+// The pad server's command line: `deno run -A src/testing/pad_server.ts`.
+
+import { parseArgs } from "node:util";
+
+const USAGE =
+  `Usage: deno run -A src/testing/pad_server.ts [--port N] [--hostname H]
+
+Serve a Rustpad-compatible pad server in memory, without persistence. Prints
+its URL on one line, then serves until SIGINT or SIGTERM.
+
+Options:
+  --port N        port to listen on; 0 picks a free one (default: 0)
+  --hostname H    address to listen on (default: 127.0.0.1)
+  -h, --help      print this help`;
+
+/** What the command line starts and stops. */
+export type StartServer = (
+  options: { port: number; hostname?: string },
+) => Promise<{ url: string; close(): Promise<void> }>;
+
+/** The command line: returns the exit code. */
+export async function main(
+  args: string[],
+  start: StartServer,
+): Promise<number> {
+  let values: { port?: string; hostname?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        port: { type: "string", short: "p" },
+        hostname: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const port = Number(values.port ?? "0");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(
+      `error: Cannot listen as the port is not an integer from 0 to 65535: current value is ${
+        JSON.stringify(values.port)
+      }`,
+    );
+    return 2;
+  }
+  const server = await start({
+    port,
+    ...(values.hostname === undefined ? {} : { hostname: values.hostname }),
+  });
+  console.log(server.url);
+  const signals: Deno.Signal[] = Deno.build.os === "windows"
+    ? ["SIGINT", "SIGBREAK"]
+    : ["SIGINT", "SIGTERM"];
+  const { promise, resolve } = Promise.withResolvers<void>();
+  const stop = () => resolve();
+  for (const signal of signals) Deno.addSignalListener(signal, stop);
+  await promise;
+  for (const signal of signals) Deno.removeSignalListener(signal, stop);
+  await server.close();
+  return 0;
+}

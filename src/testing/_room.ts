@@ -1,0 +1,174 @@
+// One pad in memory and the connections open on it: it reads their
+// messages, applies faults, and broadcasts what the pad answers.
+
+import { encodeMessage, parseClientMessage } from "../protocol.ts";
+import type { ServerMessage } from "../protocol.ts";
+import { Connection } from "./_connection.ts";
+import type { Faults } from "./_fault_queue.ts";
+import { Outbox } from "./_outbox.ts";
+import { Pad } from "./_pad.ts";
+import type { PersistedPad } from "./pad_database.ts";
+
+/** What a room needs from its server. */
+export interface RoomContext {
+  readonly faults: Faults;
+  readonly random: () => number;
+  /** Step the connection loops soon. */
+  wake(): void;
+  /** Register a connection loop, or unregister it. */
+  track(connection: Connection, on: boolean): void;
+  /** Run `callback` after `ms`, unless the server closes first. */
+  later(ms: number, callback: () => void): void;
+}
+
+/** What one user's connection sent that the server handled. */
+export interface UserCounts {
+  /** Language, ClientInfo and CursorData messages. */
+  metadata: number;
+  /** Edit messages (applied or not). */
+  edits: number;
+}
+
+/** A pad in memory and its connections. */
+export class Room {
+  readonly id: string;
+  readonly pad: Pad;
+  readonly connections: Set<Connection> = new Set();
+  /** The revision last written to the database (0: never). */
+  persistedRevision = 0;
+  /** Per user id, what its connection sent that was handled. */
+  readonly counts: Map<number, UserCounts> = new Map();
+  readonly #context: RoomContext;
+
+  constructor(
+    id: string,
+    persisted: PersistedPad | undefined,
+    context: RoomContext,
+  ) {
+    this.id = id;
+    this.pad = new Pad(persisted);
+    this.#context = context;
+  }
+
+  /** Greet a new connection: `Identity`, then the initial burst. */
+  connect(socket: WebSocket): Connection {
+    const { faults } = this.#context;
+    const connection = new Connection(
+      this.pad.join(),
+      new Outbox(socket, () => faults.frameDelayMs),
+      {
+        handle: (connection, frame) => this.#handle(connection, frame),
+        lagged: (connection) => this.hangUp(connection),
+      },
+      this.#context.random,
+      () => this.#context.wake(),
+    );
+    this.counts.set(connection.userId, { metadata: 0, edits: 0 });
+    connection.outbox.send(encodeMessage({ Identity: connection.userId }));
+    if (faults.connectCuts.take(this.id) !== undefined) {
+      this.hangUp(connection);
+      return connection;
+    }
+    for (const message of this.pad.welcome()) {
+      connection.outbox.send(encodeMessage(message));
+    }
+    // Only now does it hear broadcasts and read the client's messages.
+    this.connections.add(connection);
+    this.#context.track(connection, true);
+    return connection;
+  }
+
+  /** Close a connection with no message, as the real server hangs up. */
+  hangUp(connection: Connection): void {
+    if (!connection.live) return;
+    this.#end(connection);
+    connection.outbox.close();
+  }
+
+  /** The client closed its socket. */
+  disconnect(connection: Connection): void {
+    connection.readRest();
+    if (connection.live) this.#end(connection);
+    connection.outbox.dispose();
+  }
+
+  /** Send a metadata message through every connection's queue. */
+  broadcastMetadata(message: ServerMessage): void {
+    const frame = encodeMessage(message);
+    for (const connection of this.connections) connection.queueMetadata(frame);
+  }
+
+  #end(connection: Connection): void {
+    connection.stop();
+    this.connections.delete(connection);
+    this.#context.track(connection, false);
+    // As on the real server, the user is forgotten and its departure
+    // announced only once its connection is done with, here after a delay
+    // if a fault asks for one.
+    const depart = () =>
+      this.broadcastMetadata(this.pad.leave(connection.userId));
+    const delay = this.#context.faults.departureDelays.take(this.id);
+    if (delay === undefined) depart();
+    else this.#context.later(delay.ms, depart);
+  }
+
+  #handle(connection: Connection, data: string): void {
+    const { faults } = this.#context;
+    let message;
+    try {
+      message = parseClientMessage(data);
+    } catch {
+      return this.hangUp(connection);
+    }
+    const counts = this.counts.get(connection.userId)!;
+    if (!("Edit" in message)) {
+      counts.metadata++;
+      let answer: ServerMessage;
+      try {
+        answer = this.pad.receive(connection.userId, message);
+      } catch (error) {
+        if (error instanceof RangeError) return this.hangUp(connection);
+        throw error;
+      }
+      return this.broadcastMetadata(answer);
+    }
+    counts.edits++;
+    if (faults.editStalls.take(this.id) !== undefined) {
+      // It never reads this frame or any after it.
+      connection.stalled = true;
+      return;
+    }
+    const drop = faults.editDrops.take(this.id)?.when;
+    if (drop === "before-apply") return this.hangUp(connection);
+    let answer: ServerMessage;
+    try {
+      answer = this.pad.receive(connection.userId, message);
+    } catch (error) {
+      if (error instanceof RangeError) return this.hangUp(connection);
+      throw error;
+    }
+    const frame = encodeMessage(answer);
+    if (drop === "after-apply") {
+      this.connections.delete(connection);
+      this.#broadcastHistory(frame);
+      return this.hangUp(connection);
+    }
+    const ackDelay = faults.ackDelays.take(this.id);
+    const historyDelay = faults.historyDelays.take(this.id);
+    for (const other of this.connections) {
+      if (other === connection && ackDelay !== undefined) {
+        // A slow network to the sender: everything after waits behind it.
+        other.outbox.send(frame, ackDelay.ms);
+        continue;
+      }
+      if (other !== connection && historyDelay !== undefined) {
+        other.holdHistory(historyDelay.ms);
+      }
+      other.sendHistory(frame);
+    }
+  }
+
+  #broadcastHistory(frame: string): void {
+    for (const connection of this.connections) connection.sendHistory(frame);
+  }
+}

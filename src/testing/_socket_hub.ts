@@ -1,0 +1,110 @@
+// The socket side of the pad server: it opens pads, watches each socket
+// from upgrade to close, steps the connections' loops, and runs the
+// delayed faults, so that closing the server can stop all of it.
+
+import type { Connection } from "./_connection.ts";
+import type { Faults } from "./_fault_queue.ts";
+import { Room } from "./_room.ts";
+import { StepScheduler } from "./_scheduler.ts";
+import type { PadDatabase } from "./pad_database.ts";
+
+/** Sockets, pads and timers of one pad server. */
+export class SocketHub {
+  readonly #rooms: Map<string, Room>;
+  readonly #faults: Faults;
+  readonly #random: () => number;
+  /** Every server socket not yet closed, as a promise of its `close`. */
+  readonly #sockets = new Map<WebSocket, Promise<void>>();
+  readonly #scheduler = new StepScheduler();
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  #stopped = false;
+
+  constructor(rooms: Map<string, Room>, faults: Faults, seed: number) {
+    this.#rooms = rooms;
+    this.#faults = faults;
+    this.#random = mulberry32(seed);
+  }
+
+  /** The pad in memory, loaded from `database` (or empty) if it is not. */
+  openRoom(padId: string, database: PadDatabase | null): Room {
+    let room = this.#rooms.get(padId);
+    if (room === undefined) {
+      room = new Room(padId, database?.get(padId), {
+        faults: this.#faults,
+        random: this.#random,
+        wake: () => this.#scheduler.wake(),
+        track: (connection, on) =>
+          on
+            ? this.#scheduler.add(connection)
+            : this.#scheduler.delete(connection),
+        later: (ms, callback) => {
+          const timer = setTimeout(() => {
+            this.#timers.delete(timer);
+            callback();
+          }, ms);
+          this.#timers.add(timer);
+        },
+      });
+      this.#rooms.set(padId, room);
+    }
+    return room;
+  }
+
+  /** Follow a socket of `room` from its upgrade to its close. */
+  watch(socket: WebSocket, room: Room): void {
+    let connection: Connection | undefined;
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.#sockets.set(socket, promise);
+    socket.addEventListener("open", () => {
+      if (this.#stopped) socket.close();
+      else connection = room.connect(socket);
+    });
+    socket.addEventListener("message", (event) => {
+      // Binary frames are ignored, as on the real server.
+      if (typeof event.data === "string") connection?.receive(event.data);
+    });
+    socket.addEventListener("close", () => {
+      if (connection !== undefined) room.disconnect(connection);
+      this.#sockets.delete(socket);
+      resolve();
+    });
+  }
+
+  /** Stop every loop and timer; connections take no more messages. */
+  stop(): void {
+    this.#stopped = true;
+    this.#scheduler.close();
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    for (const { connections } of this.#rooms.values()) {
+      for (const connection of connections) {
+        connection.stop();
+        connection.outbox.dispose();
+      }
+      connections.clear();
+    }
+  }
+
+  /** Close every socket and wait until each is closed. */
+  async closeSockets(): Promise<void> {
+    while (this.#sockets.size > 0) {
+      for (const socket of this.#sockets.keys()) {
+        // A socket still connecting is closed by its `open` listener.
+        if (socket.readyState === WebSocket.OPEN) socket.close();
+      }
+      await Promise.all(this.#sockets.values());
+    }
+  }
+}
+
+/** A small seeded generator of numbers in [0, 1). */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

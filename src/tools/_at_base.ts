@@ -1,0 +1,237 @@
+// Edits made against the revision an agent read: checking that revision,
+// refusing when someone changed the very text an edit replaces (a
+// structured conflict), and otherwise rebasing the edit over everything
+// since, with the diff of what it finally did.
+
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { advanceCodePoints, codePointLength } from "../_code_points.ts";
+import { type Conflict, type EditRange, findConflicts } from "../conflicts.ts";
+import { type Diff, unifiedDiff } from "../diff.ts";
+import { LineIndex } from "../lines.ts";
+import type { TextOperation } from "../operation.ts";
+import type { PadSession } from "../session.ts";
+import type { EditOutcome } from "../session_pool.ts";
+import { fenceUntrusted } from "../untrusted.ts";
+import {
+  checkResultLength,
+  countField,
+  countSchema,
+  objectSchema,
+} from "./_shared.ts";
+import type { WriteGate } from "./_write.ts";
+
+export const baseRevisionSchema = countSchema(
+  "Revision your text was read at: the edit is rebased from there, or answers 'conflict' where people changed that part.",
+).optional();
+
+export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
+  .describe(
+    "'merge' rebases even over others' changes to the edited text (default 'refuse').",
+  );
+
+export const conflictsShape = {
+  conflicts: z.array(objectSchema({
+    edit: countField.describe("Index in edits (0 for a single edit)."),
+    start_line: countField,
+    end_line: countField,
+    changed_by: z.array(z.string()),
+    current_text: z.string(),
+  })).optional().describe(
+    "With 'conflict': each edit whose lines others changed, and those lines now.",
+  ),
+};
+
+/** A conflict as a tool reports it. */
+export interface ConflictReport {
+  edit: number;
+  start_line: number;
+  end_line: number;
+  changed_by: string[];
+  current_text: string;
+}
+
+const MAX_REGION_LENGTH = 4000;
+
+/** Refuse a base revision the session cannot rebase from. */
+export function checkBase(session: PadSession, base: number): void {
+  if (base > session.revision) {
+    throw new RangeError(
+      `Cannot edit pad "${session.padId}" at base_revision ${base} as the pad is only at revision ${session.revision}: nothing was changed; read the pad again and pass the revision that read gives`,
+    );
+  }
+  if (base < session.oldestRevision) {
+    throw new RangeError(
+      `Cannot edit pad "${session.padId}" at base_revision ${base} as it is older than the oldest revision edits can be rebased from (${session.oldestRevision}; the last 10,000 operations are kept): nothing was changed; read the pad again and edit from that`,
+    );
+  }
+}
+
+/** The range a `replaceAllOperation` replaces, in code points. */
+export function replacedRange(operation: TextOperation): EditRange {
+  const [first] = operation.components;
+  const start = typeof first === "number" && first > 0 ? first : 0;
+  let deleted = 0;
+  for (const component of operation.components) {
+    if (typeof component === "number" && component < 0) deleted -= component;
+  }
+  return { edit: 0, start, end: start + deleted };
+}
+
+/** The code point ranges of `search` at UTF-16 `offsets` of `text`. */
+export function occurrenceRanges(
+  text: string,
+  search: string,
+  offsets: readonly number[],
+): EditRange[] {
+  const length = codePointLength(search);
+  let done = 0;
+  let at = 0;
+  return offsets.map((offset) => {
+    at += codePointLength(text.slice(done, offset));
+    done = offset + search.length;
+    const range = { edit: 0, start: at, end: at + length };
+    at += length;
+    return range;
+  });
+}
+
+/** An edit located in the text at `base`, ready to rebase. */
+export interface Plan {
+  base: number;
+  /** The edit, on the text at `base`. */
+  operation: TextOperation;
+  /** The ranges it replaces there, for conflicts. */
+  ranges: EditRange[];
+  /** Whether to refuse when someone changed those ranges since. */
+  refuseConflicts: boolean;
+}
+
+/** What {@linkcode submitPlan} did. */
+export type Submitted =
+  | { kind: "applied"; written: EditOutcome; diff: Diff; rebased: boolean }
+  | { kind: "conflict"; conflicts: ConflictReport[] };
+
+/** The conflicts of a plan against the session's history since its base. */
+export function planConflicts(
+  session: PadSession,
+  plan: Plan,
+): ConflictReport[] {
+  if (!plan.refuseConflicts) return [];
+  const found = findConflicts(plan.ranges, session.operationsSince(plan.base));
+  return found.map((conflict) => report(session, conflict));
+}
+
+/** The plan rebased onto the session's text, with its diff, sending nothing. */
+export function preview(
+  session: PadSession,
+  plan: Plan,
+): { operation: TextOperation; diff: Diff } {
+  const operation = session.rebase(plan.operation, plan.base);
+  checkResultLength(session.padId, session.length, operation.targetLength);
+  return { operation, diff: unifiedDiff(session.text, operation) };
+}
+
+class Refused extends Error {
+  readonly conflicts: ConflictReport[];
+  constructor(conflicts: ConflictReport[]) {
+    super("conflict");
+    this.conflicts = conflicts;
+  }
+}
+
+/**
+ * Rebase the plan over everything since its base on the live session and
+ * submit it, unless (checked again at that moment) someone changed a range
+ * it replaces.
+ */
+export async function submitPlan(
+  gate: WriteGate,
+  padId: string,
+  plan: Plan,
+): Promise<Submitted> {
+  let diff: Diff = { diff: "", truncated: false };
+  let rebased = false;
+  try {
+    const written = await gate.edit(padId, (live) => {
+      checkBase(live, plan.base);
+      const conflicts = planConflicts(live, plan);
+      if (conflicts.length > 0) throw new Refused(conflicts);
+      const built = preview(live, plan);
+      diff = built.diff;
+      rebased = live.revision !== plan.base || live.hasPendingEdits;
+      return built.operation;
+    });
+    return { kind: "applied", written, diff, rebased };
+  } catch (error) {
+    if (error instanceof Refused) {
+      return { kind: "conflict", conflicts: error.conflicts };
+    }
+    throw error;
+  }
+}
+
+/**
+ * The result for a refused write: nothing changed, and why. `canMerge`
+ * when the tool takes `on_conflict`.
+ */
+export function conflictResult(
+  id: string,
+  revision: number,
+  conflicts: readonly ConflictReport[],
+  canMerge = false,
+): CallToolResult {
+  const message =
+    `Nothing was changed: since base_revision someone changed text that ${
+      conflicts.length === 1 ? "an edit replaces" : "several edits replace"
+    }. Read the conflicts' current_text, then call again with base_revision ${revision} and arguments made against that text${
+      canMerge ? ", or with on_conflict 'merge' to rebase anyway" : ""
+    }.`;
+  const shown = conflicts.map((conflict) =>
+    `edits[${conflict.edit}], lines ${conflict.start_line}-${conflict.end_line} now, changed by ${
+      conflict.changed_by.join(", ")
+    }:\n${conflict.current_text}`
+  ).join("\n\n");
+  return {
+    content: [{
+      type: "text",
+      text: `${message}\n${
+        fenceUntrusted(shown, { source: `pad "${id}" and its users` })
+      }`,
+    }],
+    structuredContent: {
+      status: "conflict",
+      id,
+      revision,
+      message,
+      conflicts,
+    },
+  };
+}
+
+function report(session: PadSession, conflict: Conflict): ConflictReport {
+  const text = session.serverText;
+  const start = advanceCodePoints(text, 0, conflict.start);
+  const end = advanceCodePoints(text, start, conflict.end - conflict.start);
+  const lines = new LineIndex(text);
+  const startLine = lines.lineOf(start);
+  const endLine = lines.lineOf(end > start ? end - 1 : end);
+  let region = text.slice(lines.start(startLine), lines.end(endLine));
+  if (region.length > MAX_REGION_LENGTH) {
+    region = `${region.slice(0, MAX_REGION_LENGTH)}… [cut: ${
+      region.length - MAX_REGION_LENGTH
+    } more UTF-16 units]`;
+  }
+  return {
+    edit: conflict.edit,
+    start_line: startLine,
+    end_line: endLine,
+    changed_by: conflict.authors.map((author) => {
+      const name = session.users.get(author)?.name;
+      if (author === session.userId) return `${name ?? "this server"} (us)`;
+      return name ?? `user ${author} (left the pad)`;
+    }),
+    current_text: region,
+  };
+}

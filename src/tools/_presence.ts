@@ -1,0 +1,135 @@
+// Where people are in a pad, as tools report it: the output schema and the
+// values for `get_document_info`, and the note write tools add when a
+// person's cursor is inside or next to what they changed.
+
+import { z } from "zod";
+import { LivePads } from "../live_pads.ts";
+import type { TextOperation } from "../operation.ts";
+import {
+  describePeople,
+  peopleInRanges,
+  type PersonInRange,
+  rangesTouched,
+} from "../presence.ts";
+import type { PadSession } from "../session.ts";
+import { fenceUntrusted } from "../untrusted.ts";
+import { countField, objectSchema, type ToolContext } from "./_shared.ts";
+
+const positionSchema = objectSchema({
+  line: countField,
+  column: countField,
+  offset: countField,
+});
+
+/** `get_document_info`'s `people`: each other person's cursors. */
+export const peopleSchema = z.array(objectSchema({
+  name: z.string(),
+  cursors: z.array(positionSchema),
+  selections: z.array(
+    objectSchema({ start: positionSchema, end: positionSchema }),
+  ),
+})).describe(
+  "Other people's cursors and selections: lines and columns from 1, columns and offsets in code points.",
+);
+
+/** A person as `peopleSchema` shows them. */
+export interface PersonReport {
+  name: string;
+  cursors: { line: number; column: number; offset: number }[];
+  selections: {
+    start: { line: number; column: number; offset: number };
+    end: { line: number; column: number; offset: number };
+  }[];
+}
+
+/** The people in `padId` with their cursors, for `get_document_info`. */
+export function peopleIn(context: ToolContext, padId: string): PersonReport[] {
+  return LivePads.of(context.sessions).people(padId).map((person) => ({
+    name: person.name,
+    cursors: person.cursors,
+    selections: person.selections,
+  }));
+}
+
+/** A write result's `people_nearby`: who was at the change. */
+export const nearbySchema = z.array(objectSchema({
+  name: z.string(),
+  line: countField,
+  where: z.enum(["inside", "next to"]),
+})).optional();
+
+/**
+ * Who was inside or next to the lines our edit acknowledged at
+ * `ackRevision` changed: for the structured result and one sentence.
+ */
+export async function nearbyAt(
+  context: ToolContext,
+  padId: string,
+  ackRevision: number,
+): Promise<{
+  people_nearby?: {
+    name: string;
+    line: number;
+    where: PersonInRange["where"];
+  }[];
+  note: string;
+}> {
+  // Session events reach LivePads in a microtask: let them all run first.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const hits = LivePads.of(context.sessions).nearby(padId, ackRevision - 1);
+  if (hits.length === 0) return { note: "" };
+  return {
+    people_nearby: hits.map((hit) => ({
+      name: hit.name,
+      line: hit.position.line,
+      where: hit.where,
+    })),
+    note: `People's cursors are at the change:\n${
+      fenceUntrusted(describePeople(hits), {
+        source: `pad "${padId}" (the names people chose)`,
+      })
+    }`,
+  };
+}
+
+/** How recently a person must have moved to count as working somewhere. */
+const RECENT_MS = 10_000;
+
+/** The `avoid_people` parameter of the tools that edit parts of a pad. */
+export const avoidPeopleSchema = z.boolean().optional().describe(
+  "Change nothing if a person's cursor moved inside the edited range in the last 10 s.",
+);
+
+/**
+ * Refuse, sending nothing, an operation on `session.text` that would change
+ * a range where a person's cursor moved in the last 10 seconds.
+ *
+ * @throws {Error} Naming who and where.
+ */
+export function checkAvoidPeople(
+  context: ToolContext,
+  padId: string,
+  session: PadSession,
+  operation: TextOperation,
+): void {
+  const live = LivePads.of(context.sessions);
+  const people = live.recentCursors(padId, RECENT_MS);
+  if (people.length === 0) return;
+  const hits = peopleInRanges(session.text, people, rangesTouched(operation));
+  if (hits.length === 0) return;
+  const where = hits.map((hit) =>
+    `${
+      JSON.stringify(hit.name)
+    } at line ${hit.position.line}, column ${hit.position.column}`
+  ).join("; ");
+  const message =
+    `Cannot write to pad "${padId}" as avoid_people is on and people are working inside the range it would change: current count is ${hits.length}. Nothing was changed; wait_for_change with until 'quiet', then call again`;
+  live.log.send("notice", message, { pad: padId });
+  throw new Error(
+    `${message}. Who and where:\n${
+      fenceUntrusted(where, {
+        source: `pad "${padId}" (the names people chose)`,
+      })
+    }`,
+  );
+}

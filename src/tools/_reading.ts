@@ -1,0 +1,42 @@
+// What the text-reading tools (get_document, read_lines, search_document)
+// share: their annotations, the untrusted marker fields, and one read of a
+// pad's text together with the revision it is at.
+
+import { z } from "zod";
+import { markRead, type ToolContext } from "./_shared.ts";
+
+export const READ_ANNOTATIONS = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+
+/** The marker on every result that quotes pad text (its values say it all). */
+export const untrustedShape = {
+  untrusted: z.literal(true),
+  source: z.literal("rustpad"),
+};
+
+/** A pad's text and the revision it is at, read from one state. */
+export interface PadRead {
+  text: string;
+  revision: number;
+}
+
+/**
+ * Read pad `padId` through its live session (joining it if needed): the
+ * server's text at the session's revision, without our own edits still
+ * waiting for their acknowledgement, so text and revision always agree.
+ * Marks the pad read for `RUSTPAD_REQUIRE_READ`.
+ */
+export async function readPad(
+  context: ToolContext,
+  padId: string,
+): Promise<PadRead> {
+  const session = await context.sessions.get(padId);
+  // Both in one synchronous step: no message can land in between.
+  const read = { text: session.serverText, revision: session.revision };
+  markRead(context, padId);
+  return read;
+}

@@ -1,0 +1,102 @@
+// Waiting for a pad to change, for `wait_for_change`: on the pad's shared
+// connection (held open while waiting, reconnected if it drops), ended by
+// the first change, by quiet after changes, by the timeout or by the
+// request's cancellation.
+
+import type { LivePads } from "../live_pads.ts";
+import type { PadSession } from "../session.ts";
+
+export interface WaitOptions {
+  padId: string;
+  sinceRevision: number;
+  until: "change" | "quiet";
+  quietMs: number;
+  timeoutMs: number;
+  /** Aborted when the client cancels the request or goes away. */
+  signal: AbortSignal;
+  /** Told how long the wait has run, when the client asked for progress. */
+  progress?:
+    | ((progress: number, total: number, message: string) => void)
+    | undefined;
+}
+
+export interface WaitOutcome {
+  /** The pad's session when the wait ended (a new one after a reconnect). */
+  session: PadSession;
+  changed: boolean;
+  timedOut: boolean;
+}
+
+/** Progress every this often, at most; short waits report more often. */
+const MAX_PROGRESS_INTERVAL_MS = 5000;
+
+export async function waitForChange(
+  live: LivePads,
+  options: WaitOptions,
+): Promise<WaitOutcome> {
+  const { padId, sinceRevision, until, quietMs, timeoutMs, signal } = options;
+  signal.throwIfAborted();
+  const done = Promise.withResolvers<"change" | "timeout">();
+  let quietTimer: ReturnType<typeof setTimeout> | undefined;
+  let current: PadSession | undefined;
+  const check = () => {
+    if (!current || current.revision <= sinceRevision) return;
+    if (until === "change") return done.resolve("change");
+    clearTimeout(quietTimer);
+    quietTimer = setTimeout(() => done.resolve("change"), quietMs);
+  };
+  const { session, unwatch } = await live.watch(padId, (session, event) => {
+    current = session;
+    if (event.type === "operation" || event.type === "reconnected") check();
+  });
+  current = session;
+  const started = performance.now();
+  const timeout = setTimeout(() => done.resolve("timeout"), timeoutMs);
+  const onAbort = () =>
+    done.reject(
+      new Error(
+        `Cannot finish waiting on pad "${padId}" as the request was cancelled`,
+      ),
+    );
+  signal.addEventListener("abort", onAbort, { once: true });
+  let progressTimer: ReturnType<typeof setInterval> | undefined;
+  const progress = options.progress;
+  if (progress) {
+    const every = Math.min(
+      MAX_PROGRESS_INTERVAL_MS,
+      Math.max(200, timeoutMs / 10),
+    );
+    progressTimer = setInterval(() => {
+      const elapsed = performance.now() - started;
+      const changes = Math.max(0, (current?.revision ?? 0) - sinceRevision);
+      progress(
+        Math.round(elapsed),
+        timeoutMs,
+        `Waiting on pad "${padId}": ${changes} change${
+          changes === 1 ? "" : "s"
+        } so far`,
+      );
+    }, every);
+  }
+  try {
+    if (session.revision < sinceRevision) {
+      throw new RangeError(
+        `Cannot wait on pad "${padId}" as since_revision ${sinceRevision} is ahead of the pad: current revision is ${session.revision}. Take since_revision from a recent result`,
+      );
+    }
+    check();
+    const reason = await done.promise;
+    const end = current ?? session;
+    return {
+      session: end,
+      changed: end.revision > sinceRevision,
+      timedOut: reason === "timeout",
+    };
+  } finally {
+    clearTimeout(timeout);
+    clearTimeout(quietTimer);
+    clearInterval(progressTimer);
+    signal.removeEventListener("abort", onAbort);
+    unwatch();
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * The tools that make the agent a collaborator in time: `wait_for_change`
+ * (hear what people do) and `undo_last_edit` (take back its own edit and
+ * keep theirs).
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { type Diff, unifiedDiff } from "../diff.ts";
+import { LivePads } from "../live_pads.ts";
+import type { LoggedOperation } from "../revision_log.ts";
+import type { PadSession } from "../session.ts";
+import type { EditOutcome } from "../session_pool.ts";
+import { checkUndoable, undoOperation } from "../undo.ts";
+import {
+  idempotencyKeySchema,
+  notConfirmed,
+  writeHandler,
+  writeOutputShape,
+  writtenResult,
+} from "./_write.ts";
+import {
+  confirmTokenSchema,
+  countField,
+  countSchema,
+  objectSchema,
+  padIdSchema,
+  padUrl,
+  result,
+  safely,
+  type ToolContext,
+  untrustedResult,
+  withoutTaskSupport,
+} from "./_shared.ts";
+import { waitForChange } from "./_wait.ts";
+
+/** Register `wait_for_change`. */
+export function registerWaitForChange(context: ToolContext): void {
+  const live = LivePads.of(context.sessions);
+  withoutTaskSupport(context.server.registerTool(
+    "wait_for_change",
+    {
+      title: "Wait for people to change a pad",
+      description:
+        "Wait until people change a pad, then return who changed it and the diff since since_revision: with until 'change' at the first new revision, with 'quiet' once changes have stopped for quiet_ms (a person finished typing), or at timeout_seconds. Use it instead of polling get_document; a client that can subscribe to the resource rustpad://pad/{id} is notified without a call. Changes nothing but joins the pad; cancelling the request ends the wait. Fails if since_revision is ahead of the pad.",
+      inputSchema: objectSchema({
+        id: padIdSchema,
+        since_revision: countSchema("A revision from an earlier result."),
+        until: z.enum(["change", "quiet"]).default("change").describe(
+          "When to return.",
+        ),
+        quiet_ms: countSchema("With 'quiet': the pause that counts as done.")
+          .default(1500),
+        timeout_seconds: z.number().min(0).max(600).default(60).describe(
+          "Give up after this long.",
+        ),
+      }),
+      outputSchema: objectSchema({
+        id: z.string(),
+        changed: z.boolean(),
+        timed_out: z.boolean(),
+        revision: countField,
+        diff: z.string(),
+        authors: z.array(objectSchema({
+          name: z.string(),
+          self: z.boolean().describe("This agent's own edit."),
+        })),
+        untrusted: z.literal(true),
+      }),
+      annotations: {
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    safely(async (args, extra) => {
+      const outcome = await waitForChange(live, {
+        padId: args.id,
+        sinceRevision: args.since_revision,
+        until: args.until,
+        quietMs: args.quiet_ms,
+        timeoutMs: args.timeout_seconds * 1000,
+        signal: extra.signal,
+        progress: extra._meta?.progressToken === undefined
+          ? undefined
+          : (progress, total, message) =>
+            extra.sendNotification({
+              method: "notifications/progress",
+              params: {
+                progressToken: extra._meta!.progressToken!,
+                progress,
+                total,
+                message,
+              },
+            }).catch(() => {}),
+      });
+      const { session } = outcome;
+      const since = args.since_revision;
+      let diff = "";
+      const authors: { name: string; self: boolean }[] = [];
+      if (outcome.changed) {
+        const entries = operationsSince(session, since);
+        diff = diffOf(session, since, entries);
+        const seen = new Set<string>();
+        for (const entry of entries) {
+          const name = live.authorName(args.id, entry.author);
+          const self = live.isOwn(args.id, entry.author);
+          if (seen.has(`${self}:${name}`)) continue;
+          seen.add(`${self}:${name}`);
+          authors.push({ name, self });
+        }
+      }
+      const structured = {
+        id: args.id,
+        changed: outcome.changed,
+        timed_out: outcome.timedOut,
+        revision: session.revision,
+        diff,
+        authors,
+        untrusted: true,
+      };
+      const summary = outcome.changed
+        ? `Pad "${args.id}" changed from revision ${since} to ${session.revision}${
+          outcome.timedOut ? " (still changing at the timeout)" : ""
+        }; authors and diff:`
+        : `Pad "${args.id}" did not change after revision ${since} within ${args.timeout_seconds} s.`;
+      if (!outcome.changed) return result(structured, summary);
+      return untrustedResult(
+        structured,
+        summary,
+        `${JSON.stringify(authors.map((author) => author.name))}\n${diff}`,
+        `pad "${args.id}" (people's names and text)`,
+      );
+    }),
+  ));
+}
+
+/** The operations since `since`, or none if they are no longer kept. */
+function operationsSince(
+  session: PadSession,
+  since: number,
+): readonly LoggedOperation[] {
+  try {
+    return session.operationsSince(since);
+  } catch {
+    return [];
+  }
+}
+
+/** The diff `entries` made from revision `since`; empty if not kept. */
+function diffOf(
+  session: PadSession,
+  since: number,
+  entries: readonly LoggedOperation[],
+): string {
+  const [first, ...rest] = entries;
+  if (!first) return "";
+  const change = rest.reduce(
+    (composed, entry) => composed.compose(entry.operation),
+    first.operation,
+  );
+  return unifiedDiff(session.textAt(since), change).diff;
+}
+
+class NothingToUndo extends Error {}
+
+const UNDO_ANNOTATIONS = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
+
+/** Register `undo_last_edit`. */
+export function registerUndoLastEdit(context: ToolContext): void {
+  const live = LivePads.of(context.sessions);
+  withoutTaskSupport(context.server.registerTool(
+    "undo_last_edit",
+    {
+      title: "Undo this agent's last edit",
+      description:
+        "Revert this server's most recent edit to a pad (from any write tool), keeping what people typed since; call again to go further back. Use it to take back your own change rather than editing it away; it never undoes what people wrote. Fails, changing nothing, when this server process has no edit of its own left there or the pad's history no longer holds it.",
+      inputSchema: objectSchema({
+        id: padIdSchema,
+        confirm_token: confirmTokenSchema,
+        idempotency_key: idempotencyKeySchema,
+      }),
+      outputSchema: objectSchema({
+        ...writeOutputShape,
+        undone_revision: countField.optional(),
+        remaining: countField.optional().describe("Own edits still undoable."),
+      }),
+      annotations: UNDO_ANNOTATIONS,
+    },
+    writeHandler(
+      context,
+      "undo_last_edit",
+      UNDO_ANNOTATIONS,
+      async ({ id, confirm_token }, gate) => {
+        const entry = live.undo.latest(id);
+        if (!entry) {
+          throw new Error(
+            `Cannot undo on pad "${id}" as this server has no edit of its own left to undo there: current count is 0. Only edits this server process made can be undone`,
+          );
+        }
+        const before = await context.sessions.get(id);
+        const asked = await gate.confirm(
+          {
+            padId: id,
+            binding: { id, undone_revision: entry.revision },
+            content: before.text,
+            revision: before.revision,
+            message:
+              `Undo this agent's edit at revision ${entry.revision} on pad "${id}" (${before.length} code points now)?`,
+          },
+          confirm_token,
+          false,
+        );
+        if (asked.status !== "confirmed") return notConfirmed(id, asked);
+        let outcome: EditOutcome | undefined;
+        try {
+          outcome = await gate.edit(id, (session) => {
+            checkUndoable(session, id, entry);
+            const operation = undoOperation(
+              entry,
+              (op, base) => session.rebase(op, base),
+            );
+            if (operation.isNoop()) throw new NothingToUndo();
+            return operation;
+          });
+        } catch (error) {
+          if (!(error instanceof NothingToUndo)) throw error;
+        }
+        live.undo.pop(id, entry.revision);
+        const session = await context.sessions.get(id);
+        let diff: Diff = { diff: "", truncated: false };
+        if (outcome) {
+          live.undo.skip(id, outcome.revision - 1);
+          try {
+            const [undo] = session.operationsSince(outcome.revision - 1);
+            if (undo) {
+              diff = unifiedDiff(session.textAt(undo.revision), undo.operation);
+            }
+          } catch {
+            // Too old to rebuild: the result says so by an empty diff.
+          }
+        }
+        const remaining = live.undo.count(id);
+        return writtenResult(
+          {
+            status: "applied",
+            id,
+            url: padUrl(context, id),
+            revision: outcome?.revision ?? session.revision,
+            length: outcome?.length ?? session.length,
+            undone_revision: entry.revision,
+            remaining,
+          },
+          outcome
+            ? `Reverted this server's edit at revision ${entry.revision} on pad "${id}" (now revision ${outcome.revision}; ${remaining} more undoable).`
+            : `This server's edit at revision ${entry.revision} on pad "${id}" was already gone (people removed or replaced it); nothing changed.`,
+          diff,
+        );
+      },
+    ),
+  ));
+}

@@ -1,0 +1,60 @@
+// What the fuzzer found that the tools do not do yet, pinned down as small
+// tests. Each is ignored until its fix lands (see the comment on each), so
+// that the suite stays green meanwhile; un-ignore it with the fix.
+
+import assert from "node:assert/strict";
+import { startPadServer } from "../src/testing/mod.ts";
+import { connect, structured } from "./_mcp.ts";
+
+Deno.test({
+  name:
+    "undo_last_edit twice after an append and a replace of the appended text leaves the pad as before both",
+  // undo_last_edit (src/undo.ts, src/tools/live_tools.ts) rebases an
+  // edit's inverse over every later operation, its own undos included: the
+  // append's inverse is then empty (the replace deleted that text, the
+  // first undo re-inserted it as new text), and the second undo answers
+  // status 'applied' while it changes nothing. Fix: transform over the
+  // later operations minus the do/undo pairs that cancel out (or fail
+  // saying the edit's text is gone); then un-ignore.
+  ignore: true,
+  async fn() {
+    await using pads = await startPadServer({ pads: { p: { text: "base " } } });
+    await using mcp = await connect({ pads });
+    structured(await mcp.call("append_to_document", { id: "p", text: "⟦a⟧" }));
+    structured(
+      await mcp.call("replace_in_document", {
+        id: "p",
+        search: "⟦a⟧",
+        replace: "⟦r⟧",
+      }),
+    );
+    structured(await mcp.call("undo_last_edit", { id: "p" }));
+    assert.equal(await mcp.text("p"), "base ⟦a⟧");
+    structured(await mcp.call("undo_last_edit", { id: "p" }));
+    assert.equal(await mcp.text("p"), "base ");
+  },
+});
+
+Deno.test({
+  name:
+    "edit_document that extends a string inserts only what is new, without asking to delete the string",
+  // edit_document (src/batch_edits.ts) turns old_string -> new_string into
+  // delete-all-then-insert-all: extending "⟦a⟧" to "⟦a⟧⟦e⟧" on a pad holding
+  // just "⟦a⟧" counts as deleting the whole pad and asks a person first;
+  // the re-inserted "⟦a⟧" also moves people's cursors and defeats undo of
+  // the edit that wrote "⟦a⟧". Fix: keep the common prefix and suffix of
+  // old_string and new_string as retains; then un-ignore.
+  ignore: true,
+  async fn() {
+    await using pads = await startPadServer({ pads: { p: { text: "⟦a⟧" } } });
+    await using mcp = await connect({ pads });
+    const result = structured(
+      await mcp.call("edit_document", {
+        id: "p",
+        edits: [{ old_string: "⟦a⟧", new_string: "⟦a⟧⟦e⟧" }],
+      }),
+    );
+    assert.equal(result.status, "applied");
+    assert.equal(await mcp.text("p"), "⟦a⟧⟦e⟧");
+  },
+});

@@ -1,0 +1,93 @@
+// Bounded under a hostile server: whatever one pad's server sends, a call
+// on it ends in a clear error within RUSTPAD_TIMEOUT_MS, the client's
+// memory stays under 512 MiB, and calls on other pads keep working
+// meanwhile. The client runs in a subprocess so that its memory is its own.
+
+import assert from "node:assert/strict";
+import { type HostileMode, startHostileServer } from "../src/testing/mod.ts";
+import type { HostileRun } from "./_hostile_client.ts";
+
+const TIMEOUT_MS = 1500;
+/** Time past the timeout for the error to travel back and sockets to close. */
+const SLACK_MS = 1000;
+const MAX_RSS = 512 * 1024 * 1024;
+const CLIENT = new URL("./_hostile_client.ts", import.meta.url);
+
+async function attack(mode: HostileMode): Promise<HostileRun> {
+  await using hostile = await startHostileServer({ mode });
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLIENT.href, hostile.url, String(TIMEOUT_MS)],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(output.stdout);
+  assert.ok(
+    output.success,
+    `the client process failed: ${new TextDecoder().decode(output.stderr)}`,
+  );
+  assert.ok(hostile.attacks >= 1, "the client met the hostile socket");
+  const run: HostileRun = JSON.parse(stdout.trim().split("\n").at(-1)!);
+  assert.ok(
+    run.elapsedMs < TIMEOUT_MS + SLACK_MS,
+    `the hostile call ended after ${Math.round(run.elapsedMs)} ms`,
+  );
+  assert.ok(run.peakRss < MAX_RSS, `peak RSS ${run.peakRss >> 20} MiB`);
+  assert.deepEqual(run.otherErrors, [], "calls on another pad succeed");
+  assert.ok(run.othersMs.length >= 2);
+  assert.ok(
+    Math.max(...run.othersMs) < TIMEOUT_MS,
+    `calls on another pad took up to ${
+      Math.round(Math.max(...run.othersMs))
+    } ms`,
+  );
+  assert.ok(run.error !== null, "the hostile call failed");
+  return run;
+}
+
+Deno.test({
+  name:
+    "a pad whose server sends a history of 1,000,000 operations fails its call within the timeout, within 512 MiB, other pads unhindered",
+  // The client parses the whole 25 MB History at once, synchronously
+  // (JSON.parse, then parseServerMessage's per-entry map): about 3 s and
+  // 585 MiB here, past the timeout, and other pads wait meanwhile. Needs the
+  // client change described in issue 9's report (a History size limit, or
+  // parsing in slices that yield); un-ignore then.
+  ignore: true,
+  async fn() {
+    const run = await attack("huge-history");
+    assert.match(run.error!, /within 1500 ms|history/);
+  },
+});
+
+Deno.test("a pad whose server sends a 100 MiB frame fails its call within the timeout, within 512 MiB, other pads unhindered", async () => {
+  await attack("huge-frame");
+});
+
+Deno.test({
+  name:
+    "a pad whose server sends a 100 MiB frame fails its call saying the frame was too large",
+  // Deno's WebSocket refuses frames over 64 MiB with an `error` event
+  // ("Frame too large") and closes; the session ignores errors after open
+  // and reports 'Rustpad closed the connection', which blames the server
+  // for our own limit. Needs the client change described in issue 9's
+  // report; un-ignore then.
+  ignore: true,
+  async fn() {
+    const run = await attack("huge-frame");
+    assert.match(run.error!, /too large/);
+  },
+});
+
+Deno.test("a pad whose server sends one byte a second fails its call within the timeout, other pads unhindered", async () => {
+  const run = await attack("dribble");
+  assert.match(run.error!, /did not open pad "hostile" within 1500 ms/);
+});
+
+Deno.test("a pad whose server floods UserInfo messages fails its call within the timeout, within 512 MiB, other pads unhindered", async () => {
+  const run = await attack("userinfo-flood");
+  assert.match(
+    run.error!,
+    /Cannot track another user|did not open pad "hostile" within 1500 ms/,
+  );
+});

@@ -1,0 +1,244 @@
+import assert from "node:assert/strict";
+import { connect, errorOf, structured, textOf } from "../_mcp.ts";
+import { RawPerson } from "../_person.ts";
+import { loadConfig } from "../../mod.ts";
+import { padWith, revisionOf, untilServerSees } from "./_pads.ts";
+
+const accept = () => ({
+  action: "accept" as const,
+  content: { confirm: true },
+});
+
+Deno.test("`edit_document` at the revision the agent read keeps what a person typed since and lands each edit at its target", async () => {
+  await using h = await connect();
+  await padWith(h, "doc", "alpha\nbeta\ngamma\ndelta and more lines\n");
+  const read = await revisionOf(h, "doc");
+  await using typist = await RawPerson.open(h.pads.url, "doc");
+  await typist.type(0, "intro\n");
+  await untilServerSees(h, "doc", read + 6);
+  const result = structured(
+    await h.call("edit_document", {
+      id: "doc",
+      base_revision: read,
+      edits: [
+        { old_string: "beta", new_string: "BETA" },
+        { start_line: 3, end_line: 3, new_text: "GAMMA" },
+      ],
+    }),
+  );
+  assert.equal(result.status, "applied");
+  assert.equal(
+    await h.text("doc"),
+    "intro\nalpha\nBETA\nGAMMA\ndelta and more lines\n",
+  );
+  assert.equal(result.edits_applied, 2);
+  assert.equal(result.rebased, true);
+  assert.equal(result.revision, read + 7);
+  assert.equal(
+    result.diff,
+    "@@ -1,5 +1,5 @@\n intro\n alpha\n-beta\n+BETA\n-gamma\n+GAMMA\n delta and more lines",
+  );
+});
+
+Deno.test("`edit_document` refuses overlapping edits, naming both, and changes nothing", async () => {
+  await using h = await connect();
+  await padWith(h, "ov", "one two three\n");
+  const message = errorOf(
+    await h.call("edit_document", {
+      id: "ov",
+      edits: [
+        { old_string: "one", new_string: "1" },
+        { old_string: "two three", new_string: "2 3" },
+        { old_string: "one two", new_string: "1 2" },
+      ],
+    }),
+  );
+  assert.match(message, /edits\[0\] and edits\[2\] as they overlap/);
+  assert.match(message, /Nothing was changed/);
+  assert.equal(await h.text("ov"), "one two three\n");
+});
+
+Deno.test("`edit_document` is all or nothing: one edit that matches nowhere sends none", async () => {
+  await using h = await connect();
+  await padWith(h, "aon", "a\nb\n");
+  const message = errorOf(
+    await h.call("edit_document", {
+      id: "aon",
+      edits: [
+        { old_string: "a", new_string: "A" },
+        { start_line: 5, end_line: 5, new_text: "x" },
+      ],
+    }),
+  );
+  assert.match(
+    message,
+    /edits\[1\] as lines 5 to 5 are out of range at revision 1: it has 2 lines/,
+  );
+  assert.equal(await h.text("aon"), "a\nb\n");
+});
+
+Deno.test("`edit_document` dry run returns the diff and sends nothing", async () => {
+  await using h = await connect();
+  await padWith(h, "dry", "keep\nchange me\n");
+  const result = await h.call("edit_document", {
+    id: "dry",
+    dry_run: true,
+    edits: [{ start_line: 2, end_line: 1, new_text: "inserted" }],
+  });
+  const content = structured(result);
+  assert.equal(content.status, "dry_run");
+  assert.equal(content.revision, 1);
+  assert.equal(content.diff, "@@ -1,2 +1,3 @@\n keep\n+inserted\n change me");
+  assert.match(textOf(result), /nothing was sent/);
+  assert.equal(await h.text("dry"), "keep\nchange me\n");
+  assert.equal(await revisionOf(h, "dry"), 1);
+});
+
+Deno.test("`edit_document` tells the agent to read again for a base_revision the pad has not reached", async () => {
+  await using h = await connect();
+  await padWith(h, "new", "x");
+  const message = errorOf(
+    await h.call("edit_document", {
+      id: "new",
+      base_revision: 9,
+      edits: [{ old_string: "x", new_string: "y" }],
+    }),
+  );
+  assert.match(
+    message,
+    /base_revision 9 as the pad is only at revision 1: .*read the pad again/,
+  );
+  assert.equal(await h.text("new"), "x");
+});
+
+Deno.test("`edit_document` asks a person before a replace_all over several places or deleting over half the pad", async () => {
+  await using h = await connect({ elicit: accept });
+  await padWith(h, "ask", "x x x and a long tail that stays");
+  structured(
+    await h.call("edit_document", {
+      id: "ask",
+      edits: [{ old_string: "x", new_string: "y", replace_all: true }],
+    }),
+  );
+  assert.equal(h.elicitations.length, 1);
+  structured(
+    await h.call("edit_document", {
+      id: "ask",
+      edits: [{ old_string: "and", new_string: "&" }],
+    }),
+  );
+  assert.equal(h.elicitations.length, 1);
+  structured(
+    await h.call("edit_document", {
+      id: "ask",
+      edits: [{ old_string: " a long tail that stays", new_string: "" }],
+    }),
+  );
+  assert.equal(h.elicitations.length, 2);
+  assert.equal(await h.text("ask"), "y y y &");
+});
+
+Deno.test("`edit_document` without a dialog returns a token, and writes only once it comes back", async () => {
+  await using h = await connect();
+  await padWith(h, "tok", "delete most of this text");
+  const args = {
+    id: "tok",
+    edits: [{ old_string: " most of this text", new_string: "" }],
+  };
+  const first = structured(await h.call("edit_document", args));
+  assert.equal(first.status, "confirmation_required");
+  assert.equal(await h.text("tok"), "delete most of this text");
+  const second = structured(
+    await h.call("edit_document", {
+      ...args,
+      confirm_token: first.confirm_token,
+    }),
+  );
+  assert.equal(second.status, "applied");
+  assert.equal(await h.text("tok"), "delete");
+});
+
+Deno.test("RUSTPAD_CONFIRM=always asks before every write, even an append", async () => {
+  await using h = await connect({
+    elicit: accept,
+    env: { RUSTPAD_CONFIRM: "always" },
+  });
+  await h.call("append_to_document", { id: "al", text: "a" });
+  await h.call("edit_document", {
+    id: "al",
+    edits: [{ old_string: "a", new_string: "b" }],
+  });
+  await h.call("set_language", { id: "al", language: "rust" });
+  assert.equal(h.elicitations.length, 3);
+  assert.match(h.elicitations[0]!.message, /Append 1 code points to pad "al"/);
+  assert.equal(await h.text("al"), "b");
+});
+
+Deno.test("RUSTPAD_CONFIRM=never asks nothing, even to replace a whole pad", async () => {
+  await using h = await connect({
+    elicit: accept,
+    env: { RUSTPAD_CONFIRM: "never" },
+  });
+  await padWith(h, "nv", "precious");
+  structured(await h.call("set_document", { id: "nv", text: "gone" }));
+  assert.equal(h.elicitations.length, 0);
+  assert.equal(await h.text("nv"), "gone");
+});
+
+Deno.test("RUSTPAD_CONFIRM=destructive asks only tools annotated destructive, on their rules", async () => {
+  await using h = await connect({
+    elicit: accept,
+    env: { RUSTPAD_CONFIRM: "destructive" },
+  });
+  await padWith(h, "de", "text");
+  assert.equal(h.elicitations.length, 0);
+  structured(await h.call("set_document", { id: "de", text: "new" }));
+  assert.equal(h.elicitations.length, 1);
+  const tools = (await h.client.listTools()).tools;
+  const destructive = tools.filter((tool) => tool.annotations?.destructiveHint)
+    .map((tool) => tool.name);
+  assert.ok(destructive.includes("edit_document"));
+  assert.ok(!destructive.includes("append_to_document"));
+});
+
+Deno.test("a bad RUSTPAD_CONFIRM or RUSTPAD_REQUIRE_READ stops the configuration", () => {
+  assert.throws(
+    () => loadConfig({ RUSTPAD_CONFIRM: "sometimes" }),
+    /RUSTPAD_CONFIRM.*"sometimes".*destructive, always or never/,
+  );
+  assert.throws(
+    () => loadConfig({ RUSTPAD_REQUIRE_READ: "maybe" }),
+    /RUSTPAD_REQUIRE_READ/,
+  );
+  assert.equal(loadConfig({}).confirm, "destructive");
+});
+
+Deno.test("RUSTPAD_REQUIRE_READ refuses a write to a pad this connection has not read, changing nothing", async () => {
+  await using h = await connect({ env: { RUSTPAD_REQUIRE_READ: "true" } });
+  // An empty pad needs no read.
+  structured(
+    await h.call("append_to_document", { id: "rr", text: "first draft" }),
+  );
+  await using other = await connect({
+    pads: h.pads,
+    env: { RUSTPAD_REQUIRE_READ: "true" },
+  });
+  // Another connection read it: that does not count for this one.
+  const message = errorOf(
+    await other.call("edit_document", {
+      id: "rr",
+      edits: [{ old_string: "first", new_string: "second" }],
+    }),
+  );
+  assert.match(message, /has not read it and RUSTPAD_REQUIRE_READ is on/);
+  assert.equal(await h.text("rr"), "first draft");
+  structured(await other.call("get_document", { id: "rr" }));
+  const written = structured(
+    await other.call("edit_document", {
+      id: "rr",
+      edits: [{ old_string: "first", new_string: "second" }],
+    }),
+  );
+  assert.equal(written.status, "applied");
+  assert.equal(await h.text("rr"), "second draft");
+});
