@@ -16,6 +16,7 @@ export {
   RevisionLog,
 } from "./src/revision_log.ts";
 export {
+  MAX_USERS,
   PadState,
   type SessionEvent,
   type SessionListener,
@@ -123,6 +124,29 @@ export {
   searchText,
 } from "./src/search.ts";
 export { SEARCH_TIME_LIMIT_MS, searchBounded } from "./src/bounded_search.ts";
+export {
+  type BatchEdit,
+  BatchEditError,
+  type LineEdit,
+  type LocatedBatch,
+  type LocatedChange,
+  locateEdits,
+  type StringEdit,
+} from "./src/batch_edits.ts";
+export { type Diff, type DiffOptions, unifiedDiff } from "./src/diff.ts";
+export {
+  type AuthoredOperation,
+  type Conflict,
+  type EditRange,
+  findConflicts,
+} from "./src/conflicts.ts";
+export {
+  fingerprint,
+  IdempotencyKeyReusedError,
+  IdempotencyStore,
+  type IdempotencyStoreOptions,
+  type IdempotentOutcome,
+} from "./src/idempotency.ts";
 export { Backend, type BackendOptions, createBackend } from "./src/backend.ts";
 export {
   type HttpServer,

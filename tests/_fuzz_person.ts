@@ -1,6 +1,6 @@
 // A person for the fuzzer: a raw WebSocket editor that types and deletes
-// one code point at a time at random places, never inside an agent's
-// marker (so markers stay countable), each edit made against the revision
+// one code point at a time at random places, never inside nor over an
+// agent's marker (so markers stay countable), each edit made against the revision
 // it has seen and waited for before the next. It follows the history as the
 // server sends it and reconnects whenever the server drops it (a fault, a
 // restart). Its text after a final round trip must equal the server's.
@@ -18,9 +18,16 @@ export interface Keystroke {
   char: string;
 }
 
-/** Where markers start and end: people never type inside one. */
-export const MARKER_OPEN = "⟦";
-export const MARKER_CLOSE = "⟧";
+/**
+ * Whether a code point belongs to an agent's marker: markers are pairs of
+ * private-use code points of plane 15, new ones for every call, so no diff
+ * can keep a marker's character while replacing its neighbour, and people
+ * never type them.
+ */
+export function isMarkerPoint(point: string | undefined): boolean {
+  const code = point?.codePointAt(0) ?? 0;
+  return code >= 0xf0000 && code <= 0xffffd;
+}
 
 /** How long a person waits for an echo before it reconnects. */
 const ECHO_WAIT_MS = 600;
@@ -163,19 +170,13 @@ export class FuzzPerson {
   #operationFor(key: Keystroke): TextOperation | undefined {
     const points = [...this.#text];
     const allowed: number[] = [];
-    let inside = false;
-    // Insert at i: between points i-1 and i. Delete i: point i.
+    // Insert at i: between points i-1 and i, never inside a run of marker
+    // points. Delete i: point i, never a marker point.
     for (let i = 0; i <= points.length; i++) {
-      const point = points[i];
-      if (
-        key.kind === "insert"
-          ? !inside
-          : point !== undefined && !inside && point !== MARKER_OPEN
-      ) {
-        allowed.push(i);
-      }
-      if (point === MARKER_OPEN) inside = true;
-      if (point === MARKER_CLOSE) inside = false;
+      const ok = key.kind === "insert"
+        ? !(isMarkerPoint(points[i - 1]) && isMarkerPoint(points[i]))
+        : i < points.length && !isMarkerPoint(points[i]);
+      if (ok) allowed.push(i);
     }
     if (allowed.length === 0) return undefined;
     const at = allowed[Math.floor(key.at * allowed.length)]!;

@@ -10,7 +10,7 @@ import {
   type PadServer,
   startPadServer,
 } from "../src/testing/mod.ts";
-import { FuzzPerson, MARKER_CLOSE, MARKER_OPEN } from "./_fuzz_person.ts";
+import { FuzzPerson, isMarkerPoint } from "./_fuzz_person.ts";
 import type { Call, Fault, Plan } from "./_fuzz_plan.ts";
 import { connect, type Harness, textOf } from "./_mcp.ts";
 import { AgentModel, type Outcome } from "./_fuzz_model.ts";
@@ -27,13 +27,40 @@ export interface RoundReport {
   undoNoops: number;
 }
 
-/** Markers in `text`, sorted. */
-export function markersIn(text: string): string[] {
-  const pattern = new RegExp(
-    `${MARKER_OPEN}[^${MARKER_CLOSE}]*${MARKER_CLOSE}`,
-    "gu",
+const FIRST_MARKER = 0xf0000;
+
+/** The label of call `index`'s marker, as logs and the model name it. */
+export function markerLabel(index: number): string {
+  return `⟦${index}⟧`;
+}
+
+/** The marker's text: two private-use code points new to the round. */
+export function markerText(label: string): string {
+  const index = Number(label.slice(1, -1));
+  return String.fromCodePoint(
+    FIRST_MARKER + 2 * index,
+    FIRST_MARKER + 2 * index + 1,
   );
-  return (text.match(pattern) ?? []).sort();
+}
+
+/** Labels of the markers in `text`, sorted; a torn marker is listed too. */
+export function markersIn(text: string): string[] {
+  const points = [...text];
+  const labels: string[] = [];
+  for (let i = 0; i < points.length; i++) {
+    if (!isMarkerPoint(points[i])) continue;
+    const offset = points[i]!.codePointAt(0)! - FIRST_MARKER;
+    if (
+      offset % 2 === 0 &&
+      points[i + 1]?.codePointAt(0) === FIRST_MARKER + offset + 1
+    ) {
+      labels.push(markerLabel(offset / 2));
+      i++;
+    } else {
+      labels.push(`torn⟦${offset >> 1}⟧`);
+    }
+  }
+  return labels.sort();
 }
 
 export async function runRound(plan: Plan): Promise<RoundReport> {
@@ -118,9 +145,11 @@ async function agentCall(
   index: number,
   serverText: () => string,
 ): Promise<void> {
-  const marker = `${MARKER_OPEN}${call.tool[0]}${index}${MARKER_CLOSE}`;
-  const existing = model.pick("pick" in call ? call.pick * 2 % 1 : 0) ??
-    `${MARKER_OPEN}none${MARKER_CLOSE}`;
+  const label = markerLabel(index);
+  const marker = markerText(label);
+  // A marker no call wrote: searching for it matches nowhere.
+  const picked = model.pick("pick" in call ? call.pick * 2 % 1 : 0);
+  const existing = markerText(picked ?? markerLabel(30_000));
   const invoke = async (args: Record<string, unknown>) => {
     const result = await harness.client.callTool({
       name: call.tool,
@@ -132,15 +161,15 @@ async function agentCall(
     case "append_to_document": {
       const answer = await invoke({ text: marker });
       return model.settle(call.tool, answer, markersIn(serverText()), {
-        added: [marker],
+        added: [label],
         removed: [],
       });
     }
     case "replace_in_document": {
       const answer = await invoke({ search: existing, replace: marker });
       return model.settle(call.tool, answer, markersIn(serverText()), {
-        added: [marker],
-        removed: [existing],
+        added: [label],
+        removed: picked === undefined ? [] : [picked],
       });
     }
     case "edit_document": {
@@ -154,12 +183,12 @@ async function agentCall(
         ...(base === undefined ? {} : { base_revision: base }),
       });
       return model.settle(call.tool, answer, markersIn(serverText()), {
-        added: [marker],
+        added: [label],
         removed: [],
       });
     }
     case "set_document": {
-      const effect = { added: [marker], removed: model.expected() };
+      const effect = { added: [label], removed: model.expected() };
       let answer = await invoke({ text: `${marker}\n` });
       if (answer.token !== undefined) {
         model.settle(call.tool, answer, markersIn(serverText()), effect);

@@ -85,6 +85,8 @@ Deno.test("fuzz: people, agent calls and server faults never lose nor double an 
     unknown: 0,
     undoNoops: 0,
   };
+  /** What the "unknown" answers said, for the closing note. */
+  const unknowns = new Set<string>();
   let passed = 0;
   const started = performance.now();
   for (let seed = FIRST_SEED; seed < FIRST_SEED + ROUNDS; seed++) {
@@ -95,6 +97,11 @@ Deno.test("fuzz: people, agent calls and server faults never lose nor double an 
         totals[outcome as keyof typeof totals] += count;
       }
       totals.undoNoops += report.undoNoops;
+      for (const line of report.log) {
+        if (line.includes(" -> unknown: ")) {
+          unknowns.add(`seed ${seed}: ${line}`);
+        }
+      }
       if (report.problems.length === 0) return;
       const [smallest, smallReport] = await shrink(plan);
       throw failure(
@@ -109,6 +116,6 @@ Deno.test("fuzz: people, agent calls and server faults never lose nor double an 
       Math.round((performance.now() - started) / 1000)
     } s; call outcomes ${JSON.stringify(totals)}; tools ${
       [...tools].filter((tool) => /document|undo/.test(tool)).join(", ")
-    }`,
+    }${[...unknowns].slice(0, 10).map((line) => `\n  ${line}`).join("")}`,
   );
 });
