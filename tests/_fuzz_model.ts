@@ -128,7 +128,10 @@ export class AgentModel {
     }
     this.#log.push(
       `${tool} -> ${answer.outcome}: ${
-        answer.text.split("\n")[0]!.slice(0, 160)
+        answer.text.split("\n")[0]!.slice(
+          0,
+          answer.outcome === "unknown" ? 600 : 160,
+        )
       }`,
     );
   }
