@@ -1,26 +1,35 @@
 // The frames a session receives, handled strictly in order and bounded: a
 // frame over the size limit fails the session unread, and a long History is
-// folded in slices that yield to the event loop, so a hostile or huge pad
+// parsed and folded in slices that yield to the event loop, so a hostile or huge pad
 // cannot starve the other pads of this process nor outlive the session's
 // timeout (a failed session stops folding at the next slice).
 
-import {
-  parseServerMessage,
-  type ServerMessage,
-  type UserOperation,
-} from "./protocol.ts";
+import { HistorySlices } from "./_history_slices.ts";
+import { parseServerMessage, type ServerMessage } from "./protocol.ts";
 
 /**
- * The largest frame a session reads, in UTF-16 units (16 Mi). A pad holds at
- * most 262,144 code points, so only a History of about half a million
- * operations comes near. Parsing a frame blocks the whole process (about a
- * second for this size), so anything larger is refused unread: it would hold
- * up every other pad and outlive the session's timeout.
+ * The largest frame a session reads, in UTF-16 units (64 Mi, Deno's own
+ * WebSocket limit). Only a History comes near: a pad holds at most 262,144
+ * code points, but its history can be millions of operations long, and is
+ * parsed a slice at a time.
  */
-export const MAX_FRAME_LENGTH = 16 * 1024 * 1024;
+export const MAX_FRAME_LENGTH = 64 * 1024 * 1024;
+
+/**
+ * The largest frame parsed whole (16 Mi units): one that is not a History in
+ * the server's own shape. Parsing it blocks the whole process for about a
+ * second, so anything larger is refused unread.
+ */
+const MAX_WHOLE_FRAME_LENGTH = 16 * 1024 * 1024;
+
+/** A frame over {@linkcode MAX_FRAME_LENGTH}: our limit, not the server's words. */
+export class FrameTooLargeError extends RangeError {}
 
 /** History operations folded between two yields to the event loop. */
-const HISTORY_SLICE = 4096;
+const HISTORY_SLICE = 2048;
+
+/** Frames longer than this are read a slice at a time when they are a History. */
+const SLICED_FRAME_LENGTH = 256 * 1024;
 
 /** What the inbox does with frames. */
 export interface InboxHandlers {
@@ -47,7 +56,7 @@ export class FrameInbox {
     if (frame.length > MAX_FRAME_LENGTH) {
       this.#queue = [];
       this.#handlers.fail(
-        new RangeError(
+        new FrameTooLargeError(
           `Cannot read a frame of ${frame.length} UTF-16 units as it is over the limit of ${MAX_FRAME_LENGTH}`,
         ),
       );
@@ -60,22 +69,24 @@ export class FrameInbox {
   #drain(): void {
     while (this.#queue.length > 0 && this.#handlers.isOpen()) {
       const frame = this.#queue.shift() as string;
-      let message: ServerMessage;
       try {
-        message = parseServerMessage(frame);
-        if (
-          "History" in message &&
-          message.History.operations.length > HISTORY_SLICE
-        ) {
+        const slices = frame.length > SLICED_FRAME_LENGTH
+          ? HistorySlices.of(frame)
+          : undefined;
+        if (!slices && frame.length > MAX_WHOLE_FRAME_LENGTH) {
+          throw new FrameTooLargeError(
+            `Cannot read a frame of ${frame.length} UTF-16 units as only a History may be over ${MAX_WHOLE_FRAME_LENGTH}`,
+          );
+        }
+        if (slices) {
           this.#busy = true;
-          this.#fold(message.History.start, message.History.operations)
-            .finally(() => {
-              this.#busy = false;
-              this.#drain();
-            });
+          this.#fold(slices).finally(() => {
+            this.#busy = false;
+            this.#drain();
+          });
           return;
         }
-        this.#handlers.handle(message);
+        this.#handlers.handle(parseServerMessage(frame));
       } catch (error) {
         this.#queue = [];
         this.#handlers.fail(error as Error);
@@ -84,19 +95,13 @@ export class FrameInbox {
     }
   }
 
-  async #fold(
-    start: number,
-    operations: readonly UserOperation[],
-  ): Promise<void> {
-    for (let offset = 0; offset < operations.length; offset += HISTORY_SLICE) {
-      if (!this.#handlers.isOpen()) return;
+  /** Fold a long History a slice at a time, yielding in between. */
+  async #fold(slices: HistorySlices): Promise<void> {
+    while (this.#handlers.isOpen()) {
       try {
-        this.#handlers.handle({
-          History: {
-            start: start + offset,
-            operations: operations.slice(offset, offset + HISTORY_SLICE),
-          },
-        });
+        const slice = slices.next(HISTORY_SLICE);
+        if (slice === undefined) return;
+        this.#handlers.handle(parseServerMessage(slice.frame));
       } catch (error) {
         this.#queue = [];
         this.#handlers.fail(error as Error);

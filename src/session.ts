@@ -26,7 +26,7 @@ import {
 import type { LoggedOperation } from "./revision_log.ts";
 import { parseBaseUrl, socketUrl } from "./urls.ts";
 import { SessionError } from "./session_error.ts";
-import { FrameInbox } from "./_frame_inbox.ts";
+import { FrameInbox, FrameTooLargeError } from "./_frame_inbox.ts";
 import { type Acknowledgement, SessionWaits } from "./_session_waits.ts";
 
 export type { Acknowledgement } from "./_session_waits.ts";
@@ -85,6 +85,7 @@ export class PadSession {
   #closedByUs = false;
   #socketClosed: Promise<void>;
   #onIdentity: () => void = () => {};
+  #socketError: string | undefined;
 
   private constructor(url: URL, padId: string, timeoutMs: number) {
     this.url = url;
@@ -96,11 +97,16 @@ export class PadSession {
       isOpen: () => this.isOpen,
       fail: (error) =>
         this.#fail(
-          new SessionError(
-            "malformed",
-            `Rustpad sent a malformed frame on pad "${this.padId}", so the session was closed`,
-            { cause: error },
-          ),
+          error instanceof FrameTooLargeError
+            ? new SessionError(
+              "malformed",
+              `Rustpad sent pad "${this.padId}" a frame too large to read, so the session was closed: ${error.message}`,
+            )
+            : new SessionError(
+              "malformed",
+              `Rustpad sent a malformed frame on pad "${this.padId}", so the session was closed`,
+              { cause: error },
+            ),
         ),
     });
     this.#socket = new WebSocket(url);
@@ -402,8 +408,13 @@ export class PadSession {
     let opened = false;
     socket.addEventListener("open", () => opened = true, { once: true });
     socket.addEventListener("error", (event) => {
-      if (opened) return;
       const reason = (event as ErrorEvent).message;
+      if (opened) {
+        // Our own WebSocket refused something (a frame over its 64 MiB
+        // limit): the close that follows must not blame the server.
+        this.#socketError = reason;
+        return;
+      }
       ready.reject(
         new SessionError(
           "unreachable",
@@ -507,7 +518,9 @@ export class PadSession {
       new SessionError(
         opened ? "closed" : "unreachable",
         opened
-          ? `Rustpad closed the connection to pad "${this.padId}"`
+          ? this.#socketError
+            ? `The connection to pad "${this.padId}" failed: ${this.#socketError}`
+            : `Rustpad closed the connection to pad "${this.padId}"`
           : `Cannot reach Rustpad at ${this.url.href}: the WebSocket connection failed`,
       ),
     );

@@ -41,8 +41,19 @@ export interface EditOutcome extends Acknowledgement {
   recovered: boolean;
 }
 
+/** Told of an id adopted by {@linkcode SessionPool.onAdopt}. */
+export type AdoptListener = (
+  padId: string,
+  session: PadSession,
+  userId: UserId,
+  fromRevision: number,
+) => void;
+
 /** As {@linkcode PadSession.open}. */
 const DEFAULT_TIMEOUT_MS = 15_000;
+
+/** A departure is awaited for this many timeouts. */
+const DEPARTURE_WAIT_TIMEOUTS = 3;
 
 interface Entry {
   session: Promise<PadSession>;
@@ -72,6 +83,9 @@ export class SessionPool {
   /** Pads kept open whatever their idle time, with how many holds each. */
   #retained = new Map<string, number>();
   #openListeners = new Set<(padId: string, session: PadSession) => void>();
+  /** Earlier connections' ids whose edits a session recovered, per session. */
+  #adopted = new WeakMap<PadSession, Set<UserId>>();
+  #adoptListeners = new Set<AdoptListener>();
 
   /**
    * Make an empty pool; sessions open on first use.
@@ -173,6 +187,51 @@ export class SessionPool {
   }
 
   /**
+   * Whether `author` is this pool on `session`: the session's own user id,
+   * or an earlier connection's whose edit was recovered on it. Only for
+   * that session's lifetime: ids start over when Rustpad restarts.
+   *
+   * @param session A session of this pool.
+   * @param author A user id from its history.
+   * @returns `true` for our own edits.
+   */
+  isOwnAuthor(session: PadSession, author: UserId): boolean {
+    return author === session.userId ||
+      (this.#adopted.get(session)?.has(author) ?? false);
+  }
+
+  /**
+   * Be told when a session takes an earlier connection's id as its own,
+   * having recovered its edit from the history (before the edit resolves).
+   *
+   * @param listener Called with the pad, the session, the old id and the
+   * revision from which its operations may be.
+   * @returns Unsubscribes.
+   */
+  onAdopt(listener: AdoptListener): () => void {
+    this.#adoptListeners.add(listener);
+    return () => this.#adoptListeners.delete(listener);
+  }
+
+  #adopt(
+    padId: string,
+    session: PadSession,
+    error: EditNotAcknowledgedError,
+  ): EditOutcome {
+    const ids = this.#adopted.get(session) ?? new Set();
+    ids.add(error.userId);
+    this.#adopted.set(session, ids);
+    for (const listener of this.#adoptListeners) {
+      try {
+        listener(padId, session, error.userId, error.revision);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+    return recovered(session);
+  }
+
+  /**
    * Build an operation from the pad's current state and submit it. If the
    * server closes the connection before the acknowledgement, a new
    * connection reads the history to learn whether the edit landed: if it
@@ -230,10 +289,12 @@ export class SessionPool {
         { cause: error },
       );
     }
+    // Already in the history: it landed, whatever the departure says.
+    if (landed(fresh, error)) return this.#adopt(padId, fresh, error);
     if (!await this.#departed(fresh, error.userId)) {
       throw new EditNotAcknowledgedError(
         error.kind,
-        `${error.message}. Rustpad did not confirm within ${this.#timeoutMs} ms that it finished with the old connection, so whether the edit landed is unknown: read the pad before trying again`,
+        `${error.message}. Rustpad did not confirm within ${this.#departureWaitMs} ms that it finished with the old connection, so whether the edit landed is unknown: read the pad before trying again`,
         error,
         { cause: error },
       );
@@ -251,16 +312,7 @@ export class SessionPool {
         { cause: error },
       );
     }
-    for (let revision = error.revision; revision < fresh.revision; revision++) {
-      if (fresh.authorOf(revision) === error.userId) {
-        return {
-          revision: fresh.revision,
-          text: fresh.text,
-          length: fresh.length,
-          recovered: true,
-        };
-      }
-    }
+    if (landed(fresh, error)) return this.#adopt(padId, fresh, error);
     throw new EditNotAcknowledgedError(
       error.kind,
       `${
@@ -282,9 +334,13 @@ export class SessionPool {
     const { promise, resolve } = Promise.withResolvers<boolean>();
     const unsubscribe = session.subscribe((event) => {
       if (event.type === "users" && !session.users.has(userId)) resolve(true);
+      // Its edit showing up settles the question as well.
+      if (event.type === "operation" && event.entry.author === userId) {
+        resolve(true);
+      }
       if (event.type === "closed") resolve(false);
     });
-    const timer = setTimeout(() => resolve(false), this.#timeoutMs);
+    const timer = setTimeout(() => resolve(false), this.#departureWaitMs);
     try {
       return await promise;
     } finally {
@@ -293,8 +349,14 @@ export class SessionPool {
     }
   }
 
-  get #timeoutMs(): number {
-    return this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  /**
+   * How long to wait for a departure: a server slow enough to miss our
+   * timeout may still be working through the edit, and only its answer is
+   * exact, so it gets a few timeouts' worth.
+   */
+  get #departureWaitMs(): number {
+    return DEPARTURE_WAIT_TIMEOUTS *
+      (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   }
 
   /** Close every session; later calls to {@linkcode SessionPool.get} fail. */
@@ -331,4 +393,21 @@ export class SessionPool {
     const session = await entry.session.catch(() => undefined);
     await session?.close();
   }
+}
+
+/** Whether `session`'s history holds an operation by the failed connection. */
+function landed(session: PadSession, error: EditNotAcknowledgedError): boolean {
+  for (let revision = error.revision; revision < session.revision; revision++) {
+    if (session.authorOf(revision) === error.userId) return true;
+  }
+  return false;
+}
+
+function recovered(session: PadSession): EditOutcome {
+  return {
+    revision: session.revision,
+    text: session.text,
+    length: session.length,
+    recovered: true,
+  };
 }

@@ -140,13 +140,60 @@ Deno.test("`SessionPool.edit()` says unknown when the departure never comes with
   });
   await pool.get("never");
   server.stallNextEdit({ pad: "never" });
-  server.delayNextDeparture({ pad: "never", ms: 5_000 });
+  server.delayNextDeparture({ pad: "never", ms: 3_000 });
   const error = await pool.edit("never", append("y")).then(
     () => assert.fail("the edit must fail"),
     (error) => error,
   );
   assert.match(
     error.message,
-    /did not confirm within 300 ms that it finished with the old connection, so whether the edit landed is unknown/,
+    /did not confirm within 900 ms that it finished with the old connection, so whether the edit landed is unknown/,
   );
+});
+
+Deno.test("`SessionPool.edit()` answers applied when the edit lands after our timeout, with the departure overtaking its history", async () => {
+  await using server = await startPadServer({ pads: { race: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("race");
+  // The server takes 800 ms over the edit: our side gives up at 300 ms and
+  // opens the check's connection before the edit lands; then the departure
+  // reaches that connection before the history that holds the edit.
+  server.slowNextEdit({ pad: "race", ms: 800 });
+  server.delayNextHistory({ pad: "race", ms: 5_000 });
+  const result = await pool.edit("race", append("y"));
+  assert.deepEqual([result.recovered, result.text], [true, "xy"]);
+  assert.equal(server.text("race"), "xy");
+});
+
+Deno.test("`SessionPool.edit()` says not applied when a slow server drops the edit after our timeout", async () => {
+  await using server = await startPadServer({ pads: { race: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("race");
+  server.slowNextEdit({ pad: "race", ms: 800 });
+  server.dropNextEdit({ pad: "race", when: "before-apply" });
+  const error = await pool.edit("race", append("y")).then(
+    () => assert.fail("the edit must fail"),
+    (error) => error,
+  );
+  assert.match(error.message, /did not land .* it is safe to try again/);
+  assert.equal(server.text("race"), "x");
+});
+
+Deno.test("`SessionPool.edit()` answers applied at once when the history already holds the edit, however late the departure", async () => {
+  await using server = await startPadServer({ pads: { held: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("held");
+  server.delayNextAck({ pad: "held", ms: 2_000 });
+  server.delayNextDeparture({ pad: "held", ms: 5_000 });
+  const result = await pool.edit("held", append("y"));
+  assert.deepEqual([result.recovered, result.text], [true, "xy"]);
 });

@@ -40,6 +40,10 @@ export class Connection implements Steppable {
   live = true;
   /** True once it stopped reading its client (a stall fault). */
   stalled = false;
+  /** True while it takes its time over one edit (a slow-edit fault). */
+  busy = false;
+  /** True once its client closed the socket. */
+  closedByClient = false;
   /** Per forwarded metadata message, how long the socket takes to drain. */
   drainDelayMs = 0;
 
@@ -55,6 +59,8 @@ export class Connection implements Steppable {
   /** History frames held back by a fault, and until when. */
   readonly #heldHistory: string[] = [];
   #historyTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Held history goes at the top of the next turn. */
+  #historyNextTurn = false;
 
   constructor(
     userId: number,
@@ -87,7 +93,7 @@ export class Connection implements Steppable {
   }
 
   get #canRead(): boolean {
-    return this.#inbox.length > 0 && !this.stalled;
+    return this.#inbox.length > 0 && !this.stalled && !this.busy;
   }
 
   get #canForward(): boolean {
@@ -132,18 +138,27 @@ export class Connection implements Steppable {
    * woken by a new operation and a metadata message at the same time, its
    * `select!` may forward the message first and send the history at the
    * top of its next turn. History frames are held until the next metadata
-   * message is forwarded, or a client frame handled (the loop's next turn
-   * either way), or `ms` pass.
+   * message is forwarded, or a client frame handled, or `ms` pass; then
+   * they go at the top of the loop's next turn, or a millisecond later
+   * when no turn comes, so the overtaking frame reaches the client alone.
    */
   holdHistory(ms: number): void {
     if (this.#historyTimer !== undefined) return;
     this.#historyTimer = setTimeout(() => this.#releaseHistory(), ms);
   }
 
+  #releaseNextTurn(): void {
+    if (this.#historyTimer === undefined || this.#historyNextTurn) return;
+    this.#historyNextTurn = true;
+    clearTimeout(this.#historyTimer);
+    this.#historyTimer = setTimeout(() => this.#releaseHistory(), 1);
+  }
+
   #releaseHistory(): void {
     if (this.#historyTimer === undefined) return;
     clearTimeout(this.#historyTimer);
     this.#historyTimer = undefined;
+    this.#historyNextTurn = false;
     for (const frame of this.#heldHistory.splice(0)) this.sendHistory(frame);
   }
 
@@ -158,6 +173,8 @@ export class Connection implements Steppable {
   }
 
   step(): void {
+    // The top of a turn: history held for the next turn goes first.
+    if (this.#historyNextTurn) this.#releaseHistory();
     const read = this.#canRead;
     const forward = this.#canForward;
     if (read && (!forward || this.#random() < 0.5)) {
@@ -187,7 +204,7 @@ export class Connection implements Steppable {
     } finally {
       this.#reading = false;
     }
-    this.#releaseHistory();
+    this.#releaseNextTurn();
     if (this.#backlog.length > 0) this.#wake();
   }
 
@@ -197,7 +214,7 @@ export class Connection implements Steppable {
     if (frame === undefined) return;
     this.#drainedAt = performance.now();
     this.outbox.send(frame);
-    this.#releaseHistory();
+    this.#releaseNextTurn();
     if (this.#backlog.length > 0) this.#wake();
   }
 }

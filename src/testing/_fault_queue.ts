@@ -40,6 +40,7 @@ export class FaultQueue<T extends { pad?: string }> {
 export interface Faults {
   readonly editDrops: FaultQueue<DropNextEditOptions>;
   readonly editStalls: FaultQueue<StallNextEditOptions>;
+  readonly editSlows: FaultQueue<DelayOptions>;
   readonly connectCuts: FaultQueue<CloseNextConnectOptions>;
   readonly ackDelays: FaultQueue<DelayOptions>;
   readonly historyDelays: FaultQueue<DelayOptions>;
@@ -53,6 +54,7 @@ export function noFaults(): Faults {
   return {
     editDrops: new FaultQueue(),
     editStalls: new FaultQueue(),
+    editSlows: new FaultQueue(),
     connectCuts: new FaultQueue(),
     ackDelays: new FaultQueue(),
     historyDelays: new FaultQueue(),

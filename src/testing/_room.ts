@@ -2,7 +2,7 @@
 // messages, applies faults, and broadcasts what the pad answers.
 
 import { encodeMessage, parseClientMessage } from "../protocol.ts";
-import type { ServerMessage } from "../protocol.ts";
+import type { ClientMessage, ServerMessage } from "../protocol.ts";
 import { Connection } from "./_connection.ts";
 import type { Faults } from "./_fault_queue.ts";
 import { Outbox } from "./_outbox.ts";
@@ -87,6 +87,9 @@ export class Room {
 
   /** The client closed its socket. */
   disconnect(connection: Connection): void {
+    connection.closedByClient = true;
+    // A connection busy with an edit notices the close when it is done.
+    if (connection.busy) return;
     connection.readRest();
     if (connection.live) this.#end(connection);
     connection.outbox.dispose();
@@ -138,6 +141,28 @@ export class Room {
       connection.stalled = true;
       return;
     }
+    const slow = faults.editSlows.take(this.id);
+    if (slow !== undefined) {
+      // Busy with this edit: it reads nothing else, not even its client's
+      // close, until the edit is applied.
+      connection.busy = true;
+      this.#context.later(slow.ms, () => {
+        connection.busy = false;
+        if (!connection.live) return;
+        this.#applyEdit(connection, message);
+        if (connection.closedByClient) this.disconnect(connection);
+        else this.#context.wake();
+      });
+      return;
+    }
+    this.#applyEdit(connection, message);
+  }
+
+  #applyEdit(
+    connection: Connection,
+    message: Extract<ClientMessage, { Edit: unknown }>,
+  ): void {
+    const { faults } = this.#context;
     const drop = faults.editDrops.take(this.id)?.when;
     if (drop === "before-apply") return this.hangUp(connection);
     let answer: ServerMessage;

@@ -122,6 +122,39 @@ export abstract class FaultInjector {
   }
 
   /**
+   * Make the connection that sends the next `Edit` (on `options.pad`, or any
+   * pad) take `options.ms` over it, as a server task busy elsewhere would:
+   * it applies the edit only then, and reads nothing else meanwhile, its
+   * client's close included; so a client that gave up on the edit and left
+   * sees it land, and its departure announced, only after the delay.
+   *
+   * @param options Which pad, and how long.
+   * @throws {RangeError} If `options.ms` is negative or not finite.
+   *
+   * @example
+   * ```ts
+   * import { startPadServer } from "@rustpad-mcp/server/testing";
+   * import assert from "node:assert/strict";
+   *
+   * await using server = await startPadServer();
+   * server.slowNextEdit({ pad: "a", ms: 100 });
+   * const socket = new WebSocket(`${server.url}/api/socket/a`);
+   * socket.onmessage = () => {
+   *   socket.send('{"Edit":{"revision":0,"operation":["x"]}}');
+   *   socket.close();
+   * };
+   * await new Promise((resolve) => socket.onclose = resolve);
+   * assert.equal(server.text("a"), "");
+   * await new Promise((resolve) => setTimeout(resolve, 300));
+   * assert.equal(server.text("a"), "x");
+   * ```
+   */
+  slowNextEdit(options: DelayOptions): void {
+    checkDelay(options.ms, "slow an edit down");
+    stateOf(this).faults.editSlows.push(options);
+  }
+
+  /**
    * Apply the next `Edit` (on `options.pad`, or any pad) and send it to the
    * other connections at once, but hold its acknowledgement to the sender
    * (its `History` echo) back `options.ms`, with every later frame to that
