@@ -70,6 +70,7 @@ export {
   replaceOperation,
 } from "./src/edits.ts";
 export {
+  type AdoptListener,
   type EditOutcome,
   SessionPool,
   type SessionPoolOptions,
@@ -188,12 +189,7 @@ export {
   type LogSink,
   OperatorLog,
 } from "./src/logging.ts";
-export {
-  checkUndoable,
-  UNDO_DEPTH,
-  UndoHistory,
-  undoOperation,
-} from "./src/undo.ts";
+export { UNDO_DEPTH, UndoHistory, type UndoSession } from "./src/undo.ts";
 
 export { main };
 

@@ -45,7 +45,11 @@ interface Cursor {
   movedAt: number;
 }
 
+/** Whether user `id` is this process on `session` (the pool's answer). */
+export type IsOwnAuthor = (session: PadSession, id: UserId) => boolean;
+
 export class PadPresence {
+  #isOwn: IsOwnAuthor;
   #session: PadSession | undefined;
   #cursors = new Map<UserId, Cursor>();
   #names = new Map<UserId, string>();
@@ -54,6 +58,11 @@ export class PadPresence {
   #caretDirty = false;
   #beacon = this.#newBeacon();
   #nearby = new Map<number, PersonInRange[]>();
+
+  /** `isOwn` tells our own edits and cursors from people's. */
+  constructor(isOwn: IsOwnAuthor) {
+    this.#isOwn = isOwn;
+  }
 
   /** Follow `session` from now on; its initial cursors count as just moved. */
   follow(session: PadSession): void {
@@ -64,7 +73,7 @@ export class PadPresence {
     this.#caretDirty = false;
     const now = Date.now();
     this.#cursors = new Map(
-      [...session.cursors].filter(([id]) => id !== session.userId)
+      [...session.cursors].filter(([id]) => !this.#isOwn(session, id))
         .map(([id, data]) => [id, {
           cursors: [...data.cursors],
           selections: data.selections.map(([a, b]) => [a, b]),
@@ -94,7 +103,7 @@ export class PadPresence {
       ]);
     }
     if (this.#caret !== undefined) this.#caret = moved(this.#caret);
-    if (entry.author !== session.userId) {
+    if (!this.#isOwn(session, entry.author)) {
       const cursor = this.#cursors.get(entry.author);
       if (cursor) cursor.movedAt = Date.now();
       return;
@@ -107,8 +116,9 @@ export class PadPresence {
 
   /** A person's cursor arrived. */
   onCursor(id: UserId): void {
-    const data = this.#session?.cursors.get(id);
-    if (!data || id === this.#session?.userId) return;
+    const session = this.#session;
+    const data = session?.cursors.get(id);
+    if (!session || !data || this.#isOwn(session, id)) return;
     this.#cursors.set(id, {
       cursors: [...data.cursors],
       selections: data.selections.map(([a, b]) => [a, b]),
@@ -134,7 +144,7 @@ export class PadPresence {
     const text = session.serverText;
     const people: PersonPresence[] = [];
     for (const [id, info] of session.users) {
-      if (id === session.userId) continue;
+      if (this.#isOwn(session, id)) continue;
       const cursor = this.#cursors.get(id);
       const count = cursor?.cursors.length ?? 0;
       const positions = positionsOf(

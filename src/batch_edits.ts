@@ -3,12 +3,15 @@
  * strings (`old_string` → `new_string`) and whole-line ranges
  * (`start_line`..`end_line` → `new_text`). All are located in the same text
  * before anything is built, so the batch is all or nothing, and edits that
- * overlap are refused rather than guessed at.
+ * overlap are refused rather than guessed at. Each change keeps what the
+ * text it replaces and its new text share at either end, so extending a
+ * string inserts only what is new.
  *
  * @module
  */
 
 import { codePointLength } from "./_code_points.ts";
+import { narrowChange } from "./_common_ends.ts";
 import { findOccurrences } from "./edits.ts";
 import { countLines, LineIndex } from "./lines.ts";
 import { TextOperation } from "./operation.ts";
@@ -39,11 +42,15 @@ export interface LineEdit {
 /** One edit of a batch. */
 export type BatchEdit = StringEdit | LineEdit;
 
-/** One place a batch changes, in the text it was located in. */
+/**
+ * One place a batch changes, in the text it was located in: only what
+ * really changes there, as what the edit replaces and what it puts in its
+ * place may share a start and an end, which are kept.
+ */
 export interface LocatedChange {
   /** The index of the edit in the batch. */
   edit: number;
-  /** Where the replaced text starts, in UTF-16 units. */
+  /** Where the text really replaced starts, in UTF-16 units. */
   start: number;
   /** Where it ends (exclusive), in UTF-16 units; `start` for an insertion. */
   end: number;
@@ -51,7 +58,7 @@ export interface LocatedChange {
   codePointStart: number;
   /** Where it ends, in code points. */
   codePointEnd: number;
-  /** The text put there. */
+  /** The text put there (without the kept ends). */
   text: string;
 }
 
@@ -61,7 +68,7 @@ export interface LocatedBatch {
   changes: LocatedChange[];
   /** All changes as one operation on the text. */
   operation: TextOperation;
-  /** Code points the batch removes (replaced text included). */
+  /** Code points the batch really removes (kept ends not included). */
   deleted: number;
   /** Whether an edit with `replace_all` changes more than one place. */
   replacesMany: boolean;
@@ -154,12 +161,14 @@ export function locateEdits(
       );
     }
   }
+  // Narrowed only now: overlap is judged on the text each edit names.
   const operation = new TextOperation();
   const changes: LocatedChange[] = [];
   let done = 0;
   let codePoint = 0;
   let deleted = 0;
-  for (const change of found) {
+  for (const located of found) {
+    const change = narrowChange(text, located);
     const kept = codePointLength(text.slice(done, change.start));
     const removed = codePointLength(text.slice(change.start, change.end));
     operation.retain(kept).delete(removed).insert(change.text);

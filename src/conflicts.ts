@@ -4,7 +4,8 @@
  * inside the range it replaces, or inserted text strictly inside it; an
  * insertion point conflicts only when text changed on both of its sides.
  * Everything else is left to the operational-transform rebase, which keeps
- * both.
+ * both. The ranges are what an edit really replaces: text its old and new
+ * strings share at either end is kept, so changes there are no conflict.
  *
  * @module
  */
@@ -13,7 +14,10 @@ import { codePointLength } from "./_code_points.ts";
 import type { TextOperation } from "./operation.ts";
 import type { UserId } from "./protocol.ts";
 
-/** A range an edit replaces, in code points of the text it was made on. */
+/**
+ * A range an edit replaces, in code points of the text it was made on,
+ * without the ends it keeps (as `locateEdits` reports its changes).
+ */
 export interface EditRange {
   /** The index of the edit it belongs to. */
   edit: number;

@@ -6,11 +6,8 @@
  * @module
  */
 
-import {
-  codePointLength,
-  isHighSurrogate,
-  isLowSurrogate,
-} from "./_code_points.ts";
+import { codePointLength } from "./_code_points.ts";
+import { commonEnds } from "./_common_ends.ts";
 import { TextOperation } from "./operation.ts";
 
 /**
@@ -33,21 +30,7 @@ export function replaceAllOperation(
   text: string,
   newText: string,
 ): TextOperation {
-  let prefix = 0;
-  const shorter = Math.min(text.length, newText.length);
-  while (prefix < shorter && text[prefix] === newText[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < shorter - prefix &&
-    text[text.length - 1 - suffix] === newText[newText.length - 1 - suffix]
-  ) {
-    suffix++;
-  }
-  // Never split a surrogate pair: back off to a code point boundary.
-  if (prefix > 0 && isHighSurrogate(text.charCodeAt(prefix - 1))) prefix--;
-  if (suffix > 0 && isLowSurrogate(text.charCodeAt(text.length - suffix))) {
-    suffix--;
-  }
+  const { prefix, suffix } = commonEnds(text, newText);
   return new TextOperation()
     .retain(codePointLength(text.slice(0, prefix)))
     .delete(codePointLength(text.slice(prefix, text.length - suffix)))
@@ -114,7 +97,9 @@ export function findOccurrences(text: string, search: string): number[] {
 /**
  * An operation replacing each occurrence of `search` at `offsets` (UTF-16
  * offsets from {@linkcode findOccurrences}) with `replace`, leaving the rest
- * of `text` retained.
+ * of `text` retained. What `search` and `replace` share at either end is
+ * retained too (compared by code points), so only the middle that differs
+ * is deleted and inserted.
  *
  * @param text The text the offsets were found in.
  * @param search The string found.
@@ -130,6 +115,9 @@ export function findOccurrences(text: string, search: string): number[] {
  * const text = "🎉 cat, cat";
  * const op = replaceOperation(text, "cat", "dog", findOccurrences(text, "cat"));
  * assert.equal(op.apply(text), "🎉 dog, dog");
+ * // "cat" -> "cart" inserts only the "r".
+ * const cart = replaceOperation(text, "cat", "cart", findOccurrences(text, "cat"));
+ * assert.deepEqual(cart.toJSON(), [4, "r", 5, "r", 1]);
  * ```
  */
 export function replaceOperation(
@@ -138,14 +126,18 @@ export function replaceOperation(
   replace: string,
   offsets: readonly number[],
 ): TextOperation {
+  // Only what differs: what search and replace share at either end is kept.
+  const { prefix, suffix } = commonEnds(search, replace);
+  const prefixLength = codePointLength(search.slice(0, prefix));
+  const removed = codePointLength(search.slice(prefix, search.length - suffix));
+  const inserted = replace.slice(prefix, replace.length - suffix);
   const op = new TextOperation();
-  const searchLength = codePointLength(search);
   let done = 0;
   for (const offset of offsets) {
-    op.retain(codePointLength(text.slice(done, offset)))
-      .delete(searchLength)
-      .insert(replace);
-    done = offset + search.length;
+    op.retain(codePointLength(text.slice(done, offset)) + prefixLength)
+      .delete(removed)
+      .insert(inserted);
+    done = offset + search.length - suffix;
   }
   return op.retain(codePointLength(text.slice(done)));
 }

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { OwnIds } from "./_own_ids.ts";
 import { PadPresence, type PersonPresence } from "./_pad_presence.ts";
 import { OperatorLog } from "./logging.ts";
 import type { SessionEvent } from "./pad_state.ts";
@@ -35,8 +36,8 @@ interface PadLive {
   session: PadSession | undefined;
   failed: boolean;
   presence: PadPresence;
-  /** This process's user ids on the pad, one per connection it opened. */
-  ownIds: Set<UserId>;
+  /** This process's user ids on the pad, across its connections. */
+  ownIds: OwnIds;
   watchers: Set<PadWatcher>;
   release: (() => void) | undefined;
   reconnectTimer: ReturnType<typeof setTimeout> | undefined;
@@ -95,6 +96,9 @@ export class LivePads {
   private constructor(pool: SessionPool) {
     this.pool = pool;
     pool.onOpen((padId, session) => this.#attach(padId, session));
+    pool.onAdopt((padId, session, userId, fromRevision) =>
+      this.#adopt(padId, session, userId, fromRevision)
+    );
   }
 
   /**
@@ -231,8 +235,10 @@ export class LivePads {
         padId,
         session: undefined,
         failed: false,
-        presence: new PadPresence(),
-        ownIds: new Set(),
+        presence: new PadPresence((session, id) =>
+          this.pool.isOwnAuthor(session, id)
+        ),
+        ownIds: new OwnIds(),
         watchers: new Set(),
         release: undefined,
         reconnectTimer: undefined,
@@ -252,7 +258,7 @@ export class LivePads {
     clearTimeout(pad.reconnectTimer);
     pad.reconnectTimer = undefined;
     pad.presence.follow(session);
-    pad.ownIds.add(session.userId);
+    pad.ownIds.attach(session);
     session.subscribe((event) => this.#onEvent(pad, session, event));
     if (reconnected) {
       this.log.send("info", `Reconnected to pad "${padId}"`, { pad: padId });
@@ -261,6 +267,26 @@ export class LivePads {
       this.log.send("debug", `Opened pad "${padId}"`, { pad: padId });
     }
     this.#openPadsChanged();
+  }
+
+  /**
+   * A recovered edit's operation came in the new session's history (maybe
+   * before we listened to it), authored by the old connection: it is ours.
+   */
+  #adopt(
+    padId: string,
+    session: PadSession,
+    userId: UserId,
+    fromRevision: number,
+  ): void {
+    const pad = this.#pad(padId);
+    pad.ownIds.add(userId);
+    if (pad.session !== session) return;
+    const from = Math.max(fromRevision, session.oldestRevision);
+    if (from > session.revision) return;
+    for (const entry of session.operationsSince(from)) {
+      if (entry.author === userId) this.undo.record(padId, entry);
+    }
   }
 
   #openPadsChanged(): void {
@@ -276,8 +302,9 @@ export class LivePads {
   #onEvent(pad: PadLive, session: PadSession, event: SessionEvent): void {
     if (pad.session !== session) return;
     if (event.type === "operation") {
+      pad.ownIds.onOperation(event.entry);
       pad.presence.onOperation(event.entry);
-      if (event.entry.author === session.userId) {
+      if (this.pool.isOwnAuthor(session, event.entry.author)) {
         this.undo.record(pad.padId, event.entry);
       }
     } else if (event.type === "cursor") {

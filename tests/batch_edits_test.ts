@@ -134,3 +134,113 @@ Deno.test("changes carry code point offsets for surrogate pairs", () => {
   assert.equal(batch.changes[0]?.start, 8);
   assert.deepEqual(batch.operation.toJSON(), [6, "c", -1]);
 });
+
+Deno.test("a string edit that extends its text inserts only what is new and deletes nothing", () => {
+  const batch = locateEdits("say abc here", [
+    { old_string: "abc", new_string: "abcd" },
+  ]);
+  assert.deepEqual(batch.operation.toJSON(), [7, "d", 5]);
+  assert.equal(batch.deleted, 0);
+  assert.deepEqual(batch.changes, [{
+    edit: 0,
+    start: 7,
+    end: 7,
+    codePointStart: 7,
+    codePointEnd: 7,
+    text: "d",
+  }]);
+  // Extending the whole text is no deletion of it.
+  assert.equal(
+    locateEdits("abc", [{ old_string: "abc", new_string: "abc!" }]).deleted,
+    0,
+  );
+});
+
+Deno.test("a string edit that shrinks its text deletes only what goes", () => {
+  const batch = locateEdits("say abcd here", [
+    { old_string: "abcd", new_string: "abd" },
+  ]);
+  assert.deepEqual(batch.operation.toJSON(), [6, -1, 6]);
+  assert.equal(batch.deleted, 1);
+  assert.equal(batch.changes[0]?.codePointStart, 6);
+  assert.equal(batch.changes[0]?.codePointEnd, 7);
+});
+
+Deno.test("a replacement sharing a prefix and a suffix replaces only the middle, for string and line edits", () => {
+  const batch = locateEdits("call foo(a) now", [
+    { old_string: "foo(a)", new_string: "foo(a, b)" },
+  ]);
+  assert.deepEqual(batch.operation.toJSON(), [10, ", b", 5]);
+  const lines = locateEdits(TEXT, [
+    { start_line: 2, end_line: 3, new_text: "beta\ngamma ray\n" },
+  ]);
+  assert.deepEqual(lines.operation.toJSON(), [16, " ray", 7]);
+  assert.equal(lines.deleted, 0);
+  const swapped = locateEdits("say cat here", [
+    { old_string: "cat", new_string: "cot" },
+  ]);
+  assert.deepEqual(swapped.operation.toJSON(), [5, "o", -1, 6]);
+  assert.equal(swapped.changes[0]?.start, 5);
+  assert.equal(swapped.changes[0]?.end, 6);
+  // Unchanged text is a change of nothing.
+  const same = locateEdits("abc", [{ old_string: "b", new_string: "b" }]);
+  assert.ok(same.operation.isNoop());
+  assert.equal(same.deleted, 0);
+});
+
+Deno.test("a replacement never keeps half of a surrogate pair at its ends", () => {
+  // 😀 and 😁 share their high surrogate: the whole code point is replaced.
+  const high = locateEdits("🎉 x😀y", [{
+    old_string: "x😀y",
+    new_string: "x😁y",
+  }]);
+  assert.deepEqual(high.operation.toJSON(), [3, "😁", -1, 1]);
+  assert.equal(high.changes[0]?.start, 4);
+  assert.equal(high.changes[0]?.end, 6);
+  assert.equal(high.changes[0]?.codePointStart, 3);
+  assert.equal(high.changes[0]?.codePointEnd, 4);
+  // 🎉 and U+1F789 share their low surrogate.
+  const other = String.fromCodePoint(0x1f789);
+  assert.deepEqual(
+    locateEdits("a🎉", [{ old_string: "a🎉", new_string: `a${other}` }])
+      .operation.toJSON(),
+    [1, other, -1],
+  );
+  // An astral character kept at both ends, one put between.
+  assert.deepEqual(
+    locateEdits("😀😀", [{ old_string: "😀😀", new_string: "😀🎉😀" }])
+      .operation.toJSON(),
+    [1, "🎉", 1],
+  );
+});
+
+Deno.test("replace_all keeps the shared ends at every occurrence and counts only what it deletes", () => {
+  const text = "x1 y x1";
+  const longer = locateEdits(text, [
+    { old_string: "x1", new_string: "x12", replace_all: true },
+  ]);
+  assert.deepEqual(longer.operation.toJSON(), [2, "2", 5, "2"]);
+  assert.equal(longer.deleted, 0);
+  assert.equal(longer.replacesMany, true);
+  assert.deepEqual(
+    longer.changes.map((c) => [c.codePointStart, c.codePointEnd]),
+    [[2, 2], [7, 7]],
+  );
+  const shorter = locateEdits(text, [
+    { old_string: "x1", new_string: "1", replace_all: true },
+  ]);
+  assert.deepEqual(shorter.operation.toJSON(), [-1, 4, -1, 1]);
+  assert.equal(shorter.deleted, 2);
+  assert.equal(shorter.operation.apply(text), "1 y 1");
+});
+
+Deno.test("edits are refused for overlapping in the text they name, even when what they change does not", () => {
+  assert.throws(
+    () =>
+      locateEdits("abcdef", [
+        { old_string: "abcd", new_string: "Abcd" },
+        { old_string: "cdef", new_string: "cdeF" },
+      ]),
+    /edits\[0\] and edits\[1\] as they overlap/,
+  );
+});

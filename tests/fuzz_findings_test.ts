@@ -9,14 +9,12 @@ import { connect, structured } from "./_mcp.ts";
 Deno.test({
   name:
     "undo_last_edit twice after an append and a replace of the appended text leaves the pad as before both",
-  // undo_last_edit (src/undo.ts, src/tools/live_tools.ts) rebases an
+  // undo_last_edit (src/undo.ts, src/tools/live_tools.ts) rebased an
   // edit's inverse over every later operation, its own undos included: the
-  // append's inverse is then empty (the replace deleted that text, the
-  // first undo re-inserted it as new text), and the second undo answers
-  // status 'applied' while it changes nothing. Fix: transform over the
-  // later operations minus the do/undo pairs that cancel out (or fail
-  // saying the edit's text is gone); then un-ignore.
-  ignore: true,
+  // append's inverse was then empty (the replace deleted that text, the
+  // first undo re-inserted it as new text), and the second undo answered
+  // status 'applied' while it changed nothing. Fixed: undo keeps a stack of
+  // inverses as ot.js's UndoManager does, so our own undos pop.
   async fn() {
     await using pads = await startPadServer({ pads: { p: { text: "base " } } });
     await using mcp = await connect({ pads });
@@ -38,13 +36,12 @@ Deno.test({
 Deno.test({
   name:
     "edit_document that extends a string inserts only what is new, without asking to delete the string",
-  // edit_document (src/batch_edits.ts) turns old_string -> new_string into
+  // edit_document (src/batch_edits.ts) turned old_string -> new_string into
   // delete-all-then-insert-all: extending "⟦a⟧" to "⟦a⟧⟦e⟧" on a pad holding
-  // just "⟦a⟧" counts as deleting the whole pad and asks a person first;
-  // the re-inserted "⟦a⟧" also moves people's cursors and defeats undo of
-  // the edit that wrote "⟦a⟧". Fix: keep the common prefix and suffix of
-  // old_string and new_string as retains; then un-ignore.
-  ignore: true,
+  // just "⟦a⟧" counted as deleting the whole pad and asked a person first;
+  // the re-inserted "⟦a⟧" also moved people's cursors and defeated undo of
+  // the edit that wrote "⟦a⟧". Fixed: the common prefix and suffix of
+  // old_string and new_string are kept as retains.
   async fn() {
     await using pads = await startPadServer({ pads: { p: { text: "⟦a⟧" } } });
     await using mcp = await connect({ pads });
@@ -65,11 +62,9 @@ Deno.test({
   // Found by the fuzzer (seed 2341 of the long run): set_document on an
   // empty pad, then set_document again whose connection the server drops
   // after applying it (answered 'applied' after the history check), then
-  // undo_last_edit: the undo deletes the second text but does not restore
-  // the first, as if the recovered edit were recorded against the wrong
-  // revision. Concerns the pool's recovery path (lead) and the undo record
-  // (live); un-ignore with the fix.
-  ignore: true,
+  // undo_last_edit: the recovered edit, authored by the old connection's
+  // id, was not counted as ours. Fixed: the pool adopts the old id on the
+  // new session (SessionPool.isOwnAuthor, onAdopt) and undo records it.
   async fn() {
     await using pads = await startPadServer();
     await using mcp = await connect({

@@ -7,6 +7,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { advanceCodePoints, codePointLength } from "../_code_points.ts";
+import { commonEnds } from "../_common_ends.ts";
 import { type Conflict, type EditRange, findConflicts } from "../conflicts.ts";
 import { type Diff, unifiedDiff } from "../diff.ts";
 import { LineIndex } from "../lines.ts";
@@ -79,19 +80,26 @@ export function replacedRange(operation: TextOperation): EditRange {
   return { edit: 0, start, end: start + deleted };
 }
 
-/** The code point ranges of `search` at UTF-16 `offsets` of `text`. */
+/**
+ * The code point ranges a `replaceOperation` replaces: `search` at UTF-16
+ * `offsets` of `text`, less the ends it shares with `replace` (kept).
+ */
 export function occurrenceRanges(
   text: string,
   search: string,
+  replace: string,
   offsets: readonly number[],
 ): EditRange[] {
   const length = codePointLength(search);
+  const { prefix, suffix } = commonEnds(search, replace);
+  const head = codePointLength(search.slice(0, prefix));
+  const tail = codePointLength(search.slice(search.length - suffix));
   let done = 0;
   let at = 0;
   return offsets.map((offset) => {
     at += codePointLength(text.slice(done, offset));
     done = offset + search.length;
-    const range = { edit: 0, start: at, end: at + length };
+    const range = { edit: 0, start: at + head, end: at + length - tail };
     at += length;
     return range;
   });

@@ -247,7 +247,7 @@ export function registerReplaceInDocument(context: ToolContext): void {
         checkResultLength(id, session.length, session.length + count * delta);
         let plan: Plan | undefined;
         if (base_revision !== undefined) {
-          const ranges = occurrenceRanges(searched, search, offsets);
+          const ranges = occurrenceRanges(searched, search, replace, offsets);
           plan = {
             base: base_revision,
             operation: replaceOperation(searched, search, replace, offsets),

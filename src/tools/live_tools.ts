@@ -12,7 +12,7 @@ import { LivePads } from "../live_pads.ts";
 import type { LoggedOperation } from "../revision_log.ts";
 import type { PadSession } from "../session.ts";
 import type { EditOutcome } from "../session_pool.ts";
-import { checkUndoable, undoOperation } from "../undo.ts";
+import type { UserId } from "../protocol.ts";
 import {
   idempotencyKeySchema,
   notConfirmed,
@@ -164,8 +164,6 @@ function diffOf(
   return unifiedDiff(session.textAt(since), change).diff;
 }
 
-class NothingToUndo extends Error {}
-
 const UNDO_ANNOTATIONS = {
   readOnlyHint: false,
   destructiveHint: true,
@@ -181,7 +179,7 @@ export function registerUndoLastEdit(context: ToolContext): void {
     {
       title: "Undo this agent's last edit",
       description:
-        "Revert this server's most recent edit to a pad (from any write tool), keeping what people typed since; call again to go further back. Use it to take back your own change rather than editing it away; it never undoes what people wrote. Fails, changing nothing, when this server process has no edit of its own left there or the pad's history no longer holds it.",
+        "Revert this server's most recent edit to a pad (from any write tool), keeping what people typed since; call again to go further back. Use it to take back your own change rather than editing it away; it never undoes what people wrote. Fails, changing nothing, when this server process has no edit of its own left there, the pad's history no longer holds it, or people deleted all it wrote (that edit is then skipped).",
       inputSchema: objectSchema({
         id: padIdSchema,
         confirm_token: confirmTokenSchema,
@@ -199,71 +197,120 @@ export function registerUndoLastEdit(context: ToolContext): void {
       "undo_last_edit",
       UNDO_ANNOTATIONS,
       async ({ id, confirm_token }, gate) => {
-        const entry = live.undo.latest(id);
-        if (!entry) {
-          throw new Error(
-            `Cannot undo on pad "${id}" as this server has no edit of its own left to undo there: current count is 0. Only edits this server process made can be undone`,
-          );
-        }
         const before = await context.sessions.get(id);
+        // Refuses (nothing left, history gone) before asking anyone.
+        const preview = live.undo.rebuild(id, before);
+        const undone = live.undo.latest(id)!;
+        if (preview.isNoop()) {
+          throw emptied(live, id, undone, before.revision);
+        }
         const asked = await gate.confirm(
           {
             padId: id,
-            binding: { id, undone_revision: entry.revision },
+            binding: { id, undone_revision: undone },
             content: before.text,
             revision: before.revision,
             message:
-              `Undo this agent's edit at revision ${entry.revision} on pad "${id}" (${before.length} code points now)?`,
+              `Undo this agent's edit at revision ${undone} on pad "${id}" (${before.length} code points now)?`,
           },
           confirm_token,
           false,
         );
         if (asked.status !== "confirmed") return notConfirmed(id, asked);
-        let outcome: EditOutcome | undefined;
+        let sent: { author: UserId; revision: number } | undefined;
+        let outcome: EditOutcome;
         try {
           outcome = await gate.edit(id, (session) => {
-            checkUndoable(session, id, entry);
-            const operation = undoOperation(
-              entry,
-              (op, base) => session.rebase(op, base),
+            const latest = live.undo.latest(id);
+            if (latest !== undone) {
+              throw new Error(
+                `Cannot undo the edit at revision ${undone} on pad "${id}" as the undo list changed meanwhile: current latest edit is at revision ${latest}. Nothing was changed; call again`,
+              );
+            }
+            const operation = session.rebase(
+              live.undo.rebuild(id, session),
+              session.revision,
             );
-            if (operation.isNoop()) throw new NothingToUndo();
+            if (operation.isNoop()) throw new EmptyUndo(session.revision);
+            sent = { author: session.userId, revision: session.revision };
             return operation;
           });
         } catch (error) {
-          if (!(error instanceof NothingToUndo)) throw error;
+          if (!(error instanceof EmptyUndo)) throw error;
+          throw emptied(live, id, undone, error.revision);
         }
-        live.undo.pop(id, entry.revision);
         const session = await context.sessions.get(id);
-        let diff: Diff = { diff: "", truncated: false };
-        if (outcome) {
-          live.undo.skip(id, outcome.revision - 1);
-          try {
-            const [undo] = session.operationsSince(outcome.revision - 1);
-            if (undo) {
-              diff = unifiedDiff(session.textAt(undo.revision), undo.operation);
-            }
-          } catch {
-            // Too old to rebuild: the result says so by an empty diff.
-          }
-        }
+        const at = outcome.recovered
+          ? landedAt(session, sent!)
+          : outcome.revision - 1;
+        if (at !== undefined) live.undo.markUndo(id, at, sent!.author, undone);
         const remaining = live.undo.count(id);
         return writtenResult(
           {
             status: "applied",
             id,
             url: padUrl(context, id),
-            revision: outcome?.revision ?? session.revision,
-            length: outcome?.length ?? session.length,
-            undone_revision: entry.revision,
+            revision: outcome.revision,
+            length: outcome.length,
+            undone_revision: undone,
             remaining,
           },
-          outcome
-            ? `Reverted this server's edit at revision ${entry.revision} on pad "${id}" (now revision ${outcome.revision}; ${remaining} more undoable).`
-            : `This server's edit at revision ${entry.revision} on pad "${id}" was already gone (people removed or replaced it); nothing changed.`,
-          diff,
+          `Reverted this server's edit at revision ${undone} on pad "${id}" (now revision ${outcome.revision}; ${remaining} more undoable).`,
+          at === undefined
+            ? { diff: "", truncated: false }
+            : diffAt(session, at),
         );
       },
     ),
   ));
+}
+
+/** An undo found empty while building it, at `revision`. */
+class EmptyUndo extends Error {
+  constructor(readonly revision: number) {
+    super("Nothing to undo");
+  }
+}
+
+/**
+ * Take an edit whose undo would change nothing off the list, and say so:
+ * people deleted all it wrote.
+ */
+function emptied(
+  live: LivePads,
+  id: string,
+  undone: number,
+  revision: number,
+): Error {
+  live.undo.drop(id, undone, revision);
+  return new Error(
+    `Cannot undo this server's edit at revision ${undone} on pad "${id}" as all it wrote has since been deleted: current revision is ${revision}. Nothing was changed; the edit is off the undo list, so calling again undoes the one before it (${
+      live.undo.count(id)
+    } left)`,
+  );
+}
+
+/**
+ * Where a recovered undo landed: the first operation by the connection
+ * that sent it, from the revision it was built on.
+ */
+function landedAt(
+  session: PadSession,
+  sent: { author: UserId; revision: number },
+): number | undefined {
+  const from = Math.max(sent.revision, session.oldestRevision);
+  if (from > session.revision) return undefined;
+  return session.operationsSince(from)
+    .find((entry) => entry.author === sent.author)?.revision;
+}
+
+/** The diff the operation at `revision` made; empty if no longer kept. */
+function diffAt(session: PadSession, revision: number): Diff {
+  try {
+    const [entry] = session.operationsSince(revision);
+    if (entry) return unifiedDiff(session.textAt(revision), entry.operation);
+  } catch {
+    // Too old to rebuild: the result says so by an empty diff.
+  }
+  return { diff: "", truncated: false };
 }

@@ -242,3 +242,138 @@ Deno.test("RUSTPAD_REQUIRE_READ refuses a write to a pad this connection has not
   assert.equal(written.status, "applied");
   assert.equal(await h.text("rr"), "second draft");
 });
+
+Deno.test("`edit_document` extending or shrinking a string changes only what differs, so it asks no one", async () => {
+  await using h = await connect({ elicit: accept });
+  await padWith(h, "grow", "⟦a⟧");
+  const grown = structured(
+    await h.call("edit_document", {
+      id: "grow",
+      edits: [{ old_string: "⟦a⟧", new_string: "⟦a⟧⟦e⟧" }],
+    }),
+  );
+  assert.equal(grown.status, "applied");
+  assert.equal(await h.text("grow"), "⟦a⟧⟦e⟧");
+  // Shrinking the whole pad by one code point removes one, not six.
+  const shrunk = structured(
+    await h.call("edit_document", {
+      id: "grow",
+      edits: [{ old_string: "⟦a⟧⟦e⟧", new_string: "⟦a⟧⟦⟧" }],
+    }),
+  );
+  assert.equal(shrunk.status, "applied");
+  assert.equal(await h.text("grow"), "⟦a⟧⟦⟧");
+  assert.equal(h.elicitations.length, 0);
+});
+
+Deno.test("`edit_document` asks before deleting over half the pad by the code points really deleted", async () => {
+  await using h = await connect();
+  await padWith(h, "half", "🎉🎉🎉🎉ab");
+  // Six code points named, four deleted (the 🎉 kept at each end).
+  const asked = structured(
+    await h.call("edit_document", {
+      id: "half",
+      edits: [{ old_string: "🎉🎉🎉🎉ab", new_string: "🎉b" }],
+    }),
+  );
+  assert.equal(asked.status, "confirmation_required");
+  assert.equal(await h.text("half"), "🎉🎉🎉🎉ab");
+  // Six named, three deleted: not over half.
+  const applied = structured(
+    await h.call("edit_document", {
+      id: "half",
+      edits: [{ old_string: "🎉🎉🎉🎉ab", new_string: "🎉ab" }],
+    }),
+  );
+  assert.equal(applied.status, "applied");
+  assert.equal(await h.text("half"), "🎉ab");
+});
+
+Deno.test("`edit_document` at a base revision keeps a person's typing inside the text an edit keeps, without a conflict", async () => {
+  await using h = await connect();
+  await padWith(h, "keep", "call foo(a) now\n");
+  const read = await revisionOf(h, "keep");
+  await using typist = await RawPerson.open(h.pads.url, "keep");
+  // Inside "foo(a)", which the edit below only extends.
+  await typist.type(8, "_x");
+  await untilServerSees(h, "keep", read + 2);
+  const result = structured(
+    await h.call("edit_document", {
+      id: "keep",
+      base_revision: read,
+      edits: [{ old_string: "foo(a)", new_string: "foo(a, b)" }],
+    }),
+  );
+  assert.equal(result.status, "applied");
+  assert.equal(await h.text("keep"), "call foo_x(a, b) now\n");
+  // Typing inside what an edit does replace is still a conflict.
+  const again = await revisionOf(h, "keep");
+  // The edit below replaces only "a, b": typed between "," and " b".
+  await typist.type(13, "c");
+  await untilServerSees(h, "keep", again + 1);
+  const refused = structured(
+    await h.call("edit_document", {
+      id: "keep",
+      base_revision: again,
+      edits: [{ old_string: "foo_x(a, b)", new_string: "foo_x(z)" }],
+    }),
+  );
+  assert.equal(refused.status, "conflict");
+  assert.equal(await h.text("keep"), "call foo_x(a,c b) now\n");
+});
+
+Deno.test("`edit_document` replace_all extending every occurrence inserts only what is new, after asking once", async () => {
+  await using h = await connect({ elicit: accept });
+  await padWith(h, "all", "x1 y x1 😀1");
+  const result = structured(
+    await h.call("edit_document", {
+      id: "all",
+      edits: [{ old_string: "1", new_string: "12", replace_all: true }],
+    }),
+  );
+  assert.equal(result.status, "applied");
+  assert.equal(await h.text("all"), "x12 y x12 😀12");
+  assert.equal(h.elicitations.length, 1);
+  assert.match(h.elicitations[0]!.message, /removing 0 code points/);
+});
+
+Deno.test("`undo_last_edit` of an `edit_document` that extended the agent's text takes back only the extension, keeping what a person typed in the kept text", async () => {
+  await using h = await connect();
+  await padWith(h, "undo", "base ");
+  structured(await h.call("append_to_document", { id: "undo", text: "⟦a⟧" }));
+  structured(
+    await h.call("edit_document", {
+      id: "undo",
+      edits: [{ old_string: "⟦a⟧", new_string: "⟦a⟧⟦e⟧" }],
+    }),
+  );
+  const written = await revisionOf(h, "undo");
+  await using typist = await RawPerson.open(h.pads.url, "undo");
+  // Inside the "⟦a⟧" the extension kept.
+  await typist.type(6, "!");
+  await untilServerSees(h, "undo", written + 1);
+  structured(await h.call("undo_last_edit", { id: "undo" }));
+  assert.equal(await h.text("undo"), "base ⟦!a⟧");
+  structured(await h.call("undo_last_edit", { id: "undo" }));
+  assert.equal(await h.text("undo"), "base !");
+});
+
+Deno.test("`replace_in_document` at a base revision changes only what search and replace do not share", async () => {
+  await using h = await connect();
+  await padWith(h, "rep", "say cat here\n");
+  const read = await revisionOf(h, "rep");
+  await using typist = await RawPerson.open(h.pads.url, "rep");
+  // Inside the "ca" that "cat" -> "cart" keeps.
+  await typist.type(5, "!");
+  await untilServerSees(h, "rep", read + 1);
+  const result = structured(
+    await h.call("replace_in_document", {
+      id: "rep",
+      search: "cat",
+      replace: "cart",
+      base_revision: read,
+    }),
+  );
+  assert.equal(result.status, "applied");
+  assert.equal(await h.text("rep"), "say c!art here\n");
+});

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { connect, errorOf, structured, waitFor } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
 import { LivePads } from "../../src/live_pads.ts";
+import { PadDatabase, startPadServer } from "../../src/testing/mod.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -175,4 +176,141 @@ Deno.test("`undo_last_edit` still reverts an edit made on a connection that has 
     await h.call("wait_for_change", { id: "u-drop", since_revision: 0 }),
   );
   assert.deepEqual(waited.authors, [{ name: "this agent", self: true }]);
+});
+
+Deno.test("`undo_last_edit` twice after an append and a replace of it restores the text before both", async () => {
+  await using h = await connect();
+  await h.call("append_to_document", { id: "u-pair", text: "base " });
+  await h.call("append_to_document", { id: "u-pair", text: "one" });
+  await h.call("replace_in_document", {
+    id: "u-pair",
+    search: "one",
+    replace: "two",
+  });
+  const first = structured(await h.call("undo_last_edit", { id: "u-pair" }));
+  assert.equal(await h.text("u-pair"), "base one");
+  assert.deepEqual([first.undone_revision, first.remaining], [2, 2]);
+  const second = structured(await h.call("undo_last_edit", { id: "u-pair" }));
+  assert.equal(await h.text("u-pair"), "base ");
+  assert.deepEqual([second.undone_revision, second.remaining], [1, 1]);
+  assert.match(String(second.diff), /^-base one$/m);
+  structured(await h.call("undo_last_edit", { id: "u-pair" }));
+  assert.equal(await h.text("u-pair"), "");
+});
+
+Deno.test("`undo_last_edit` keeps what a person typed between the agent's edits and between the undos", async () => {
+  await using h = await connect();
+  await h.call("append_to_document", { id: "u-between", text: "[a]" });
+  await using person = await RawPerson.open(h.pads.url, "u-between");
+  await person.type(0, "p1 ");
+  await h.call("append_to_document", { id: "u-between", text: "[b]" });
+  await person.type(3, "p2 ");
+  await h.call("replace_in_document", {
+    id: "u-between",
+    search: "[a]",
+    replace: "[A]",
+  });
+  assert.equal(await h.text("u-between"), "p1 p2 [A][b]");
+  structured(await h.call("undo_last_edit", { id: "u-between" }));
+  assert.equal(await h.text("u-between"), "p1 p2 [a][b]");
+  await person.type(9, "p3");
+  structured(await h.call("undo_last_edit", { id: "u-between" }));
+  assert.equal(await h.text("u-between"), "p1 p2 [a]p3");
+  structured(await h.call("undo_last_edit", { id: "u-between" }));
+  assert.equal(await h.text("u-between"), "p1 p2 p3");
+});
+
+Deno.test("`undo_last_edit` reverts an edit recovered after its acknowledgement was lost, and counts it as the agent's", async () => {
+  await using h = await connect({ env: { RUSTPAD_TIMEOUT_MS: "500" } });
+  await h.call("append_to_document", { id: "u-lost", text: "one " });
+  h.pads.dropNextEdit({ pad: "u-lost", when: "after-apply" });
+  const lost = structured(
+    await h.call("append_to_document", { id: "u-lost", text: "two " }),
+  );
+  assert.equal(lost.status, "applied");
+  structured(await h.call("append_to_document", { id: "u-lost", text: "3" }));
+  const waited = structured(
+    await h.call("wait_for_change", { id: "u-lost", since_revision: 0 }),
+  );
+  assert.deepEqual(waited.authors, [{ name: "this agent", self: true }]);
+  structured(await h.call("undo_last_edit", { id: "u-lost" }));
+  assert.equal(await h.text("u-lost"), "one two ");
+  const undone = structured(await h.call("undo_last_edit", { id: "u-lost" }));
+  assert.equal(await h.text("u-lost"), "one ");
+  assert.equal(undone.undone_revision, 1);
+  structured(await h.call("undo_last_edit", { id: "u-lost" }));
+  assert.equal(await h.text("u-lost"), "");
+});
+
+Deno.test("`undo_last_edit` of an edit whose text others deleted changes nothing, says why, and moves on to the one before", async () => {
+  await using pads = await startPadServer();
+  await using h = await connect({ pads });
+  await using other = await connect({ pads });
+  await h.call("append_to_document", { id: "u-gone", text: "keep " });
+  await h.call("append_to_document", { id: "u-gone", text: "gone" });
+  await other.call("get_document", { id: "u-gone" });
+  structured(
+    await other.call("replace_in_document", {
+      id: "u-gone",
+      search: "gone",
+      replace: "",
+    }),
+  );
+  await waitFor(
+    async () =>
+      (await h.server.backend.sessions.get("u-gone")).text === "keep ",
+    "the agent to see the deletion",
+  );
+  const message = errorOf(await h.call("undo_last_edit", { id: "u-gone" }));
+  assert.match(
+    message,
+    /Cannot undo this server's edit at revision 1 on pad "u-gone" as all it wrote has since been deleted: .*Nothing was changed.*\(1 left\)/,
+  );
+  assert.equal(await h.text("u-gone"), "keep ");
+  const undone = structured(await h.call("undo_last_edit", { id: "u-gone" }));
+  assert.equal(undone.undone_revision, 0);
+  assert.equal(await h.text("u-gone"), "");
+});
+
+Deno.test("an `undo_last_edit` whose acknowledgement was lost is still an undo: the next call goes further back", async () => {
+  await using h = await connect({ env: { RUSTPAD_TIMEOUT_MS: "500" } });
+  await h.call("append_to_document", { id: "u-lost-undo", text: "a" });
+  await h.call("append_to_document", { id: "u-lost-undo", text: "b" });
+  h.pads.dropNextEdit({ pad: "u-lost-undo", when: "after-apply" });
+  const first = structured(
+    await h.call("undo_last_edit", { id: "u-lost-undo" }),
+  );
+  assert.equal(await h.text("u-lost-undo"), "a");
+  assert.deepEqual([first.undone_revision, first.remaining], [1, 1]);
+  assert.match(String(first.diff), /^-ab\n\+a$/m);
+  structured(await h.call("undo_last_edit", { id: "u-lost-undo" }));
+  assert.equal(await h.text("u-lost-undo"), "");
+  errorOf(await h.call("undo_last_edit", { id: "u-lost-undo" }));
+});
+
+Deno.test("after Rustpad restarts, a person with an id the agent once had is not taken for the agent, and old edits are not undone", async () => {
+  const database = new PadDatabase();
+  const before = await startPadServer({ database, snapshotIntervalMs: 0 });
+  await using h = await connect({ pads: before });
+  await h.call("append_to_document", { id: "u-restart", text: "mine\n" });
+  before.snapshot();
+  await before.close();
+  await using after = await startPadServer({
+    database,
+    port: before.port,
+    snapshotIntervalMs: 0,
+  });
+  await using person = await RawPerson.open(after.url, "u-restart");
+  assert.equal(person.id, 0, "the agent's old id, now a person's");
+  await person.type(0, "x");
+  const waited = structured(
+    await h.call("wait_for_change", { id: "u-restart", since_revision: 0 }),
+  );
+  assert.ok(
+    (waited.authors as { self: boolean }[]).every((author) => !author.self),
+    JSON.stringify(waited.authors),
+  );
+  const message = errorOf(await h.call("undo_last_edit", { id: "u-restart" }));
+  assert.match(message, /history no longer holds it/);
+  assert.equal(after.text("u-restart"), "xmine\n");
 });

@@ -72,10 +72,11 @@ Deno.test("on_conflict merge rebases over a person's edit inside the range inste
     }),
   );
   assert.equal(content.status, "applied");
-  // Plain OT: both deletions happen, both insertions are kept.
+  // Plain OT: both deletions happen, both insertions are kept; the edit
+  // keeps the "Write " and "." its old and new strings share.
   assert.equal(
     await h.text("c3"),
-    "# Plan\nShip the parser on Monday.\nWrite it all.manual\nCelebrate.\n",
+    "# Plan\nShip the parser on Monday.\nWrite it allmanual.\nCelebrate.\n",
   );
 });
 
