@@ -11,6 +11,7 @@ import type { TextOperation } from "./operation.ts";
 import type { UserId, UserInfo } from "./protocol.ts";
 import { type Acknowledgement, PadSession } from "./session.ts";
 import { EditNotAcknowledgedError } from "./session_error.ts";
+import { settleLostEdit } from "./_recovery.ts";
 
 /** Options for {@linkcode SessionPool}. */
 export interface SessionPoolOptions {
@@ -228,7 +229,12 @@ export class SessionPool {
         // A listener's failure is its own.
       }
     }
-    return recovered(session);
+    return {
+      revision: session.revision,
+      text: session.text,
+      length: session.length,
+      recovered: true,
+    };
   }
 
   /**
@@ -262,16 +268,7 @@ export class SessionPool {
     }
   }
 
-  /**
-   * Decide whether an edit that was sent but never acknowledged landed.
-   * A new connection reads the history; but while the server still handles
-   * the old connection (after our own timeout, the edit may be in transit),
-   * the history may not show it yet. Rustpad announces a departure
-   * (`UserInfo` with `info: null`) only after the departing connection's
-   * last message was handled, and a departed user is absent from the users
-   * it replays to a new connection: once the old id is gone, the server's
-   * history is final for it, and a round trip brings it to us.
-   */
+  /** A new connection decides whether the lost edit landed. */
   async #recover(
     padId: string,
     error: EditNotAcknowledgedError,
@@ -289,74 +286,12 @@ export class SessionPool {
         { cause: error },
       );
     }
-    // Already in the history: it landed, whatever the departure says.
-    if (landed(fresh, error)) return this.#adopt(padId, fresh, error);
-    if (!await this.#departed(fresh, error.userId)) {
-      throw new EditNotAcknowledgedError(
-        error.kind,
-        `${error.message}. Rustpad did not confirm within ${this.#departureWaitMs} ms that it finished with the old connection, so whether the edit landed is unknown: read the pad before trying again`,
-        error,
-        { cause: error },
-      );
-    }
-    try {
-      // The departure may overtake the history that holds the edit.
-      await fresh.roundTrip();
-    } catch (roundTripError) {
-      throw new EditNotAcknowledgedError(
-        error.kind,
-        `${error.message}. Reading the history again failed too (${
-          (roundTripError as Error).message
-        }), so whether the edit landed is unknown: read the pad before trying again`,
-        error,
-        { cause: error },
-      );
-    }
-    if (landed(fresh, error)) return this.#adopt(padId, fresh, error);
-    throw new EditNotAcknowledgedError(
-      error.kind,
-      `${
-        error.cause instanceof Error ? error.cause.message : error.message
-      }. The edit did not land (the pad's history has no trace of it), so nothing changed; it is safe to try again`,
-      error,
-      { cause: error },
-    );
-  }
-
-  /**
-   * Wait until user `userId` is no longer in the pad as `session` sees it.
-   * Only announced users are listed, so without an announced user the
-   * departure cannot be seen and this answers `false`.
-   */
-  async #departed(session: PadSession, userId: UserId): Promise<boolean> {
-    if (this.#options.user === undefined) return false;
-    if (!session.users.has(userId)) return true;
-    const { promise, resolve } = Promise.withResolvers<boolean>();
-    const unsubscribe = session.subscribe((event) => {
-      if (event.type === "users" && !session.users.has(userId)) resolve(true);
-      // Its edit showing up settles the question as well.
-      if (event.type === "operation" && event.entry.author === userId) {
-        resolve(true);
-      }
-      if (event.type === "closed") resolve(false);
+    await settleLostEdit(fresh, error, {
+      announced: this.#options.user !== undefined,
+      departureWaitMs: DEPARTURE_WAIT_TIMEOUTS *
+        (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });
-    const timer = setTimeout(() => resolve(false), this.#departureWaitMs);
-    try {
-      return await promise;
-    } finally {
-      clearTimeout(timer);
-      unsubscribe();
-    }
-  }
-
-  /**
-   * How long to wait for a departure: a server slow enough to miss our
-   * timeout may still be working through the edit, and only its answer is
-   * exact, so it gets a few timeouts' worth.
-   */
-  get #departureWaitMs(): number {
-    return DEPARTURE_WAIT_TIMEOUTS *
-      (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    return this.#adopt(padId, fresh, error);
   }
 
   /** Close every session; later calls to {@linkcode SessionPool.get} fail. */
@@ -393,21 +328,4 @@ export class SessionPool {
     const session = await entry.session.catch(() => undefined);
     await session?.close();
   }
-}
-
-/** Whether `session`'s history holds an operation by the failed connection. */
-function landed(session: PadSession, error: EditNotAcknowledgedError): boolean {
-  for (let revision = error.revision; revision < session.revision; revision++) {
-    if (session.authorOf(revision) === error.userId) return true;
-  }
-  return false;
-}
-
-function recovered(session: PadSession): EditOutcome {
-  return {
-    revision: session.revision,
-    text: session.text,
-    length: session.length,
-    recovered: true,
-  };
 }

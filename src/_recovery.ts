@@ -1,0 +1,102 @@
+// Whether an edit that was sent but never acknowledged landed, decided on a
+// new connection to the pad. While the server still handles the old
+// connection (after our own timeout the edit may still be in transit), the
+// history may not show it yet. Rustpad announces a departure (`UserInfo` with
+// `info: null`) only after the departing connection's last message was
+// handled, and a departed announced user is absent from the users it replays
+// to a new connection: once the old id is gone, the server's history is final
+// for it. The departure may overtake the history that holds the edit (the two
+// travel by different paths), so a round trip then brings the history to us.
+
+import type { UserId } from "./protocol.ts";
+import type { PadSession } from "./session.ts";
+import { EditNotAcknowledgedError } from "./session_error.ts";
+
+/** What the decision needs to know of the pool. */
+export interface SettleOptions {
+  /** Whether the lost connection announced itself (else its departure is invisible). */
+  announced: boolean;
+  /** How long to wait for the old connection's departure. */
+  departureWaitMs: number;
+}
+
+/**
+ * Resolve if the edit that `error` describes landed; otherwise throw an
+ * {@linkcode EditNotAcknowledgedError} that says it did not (safe to retry)
+ * or, only when the server did not let us find out, that it is unknown.
+ */
+export async function settleLostEdit(
+  fresh: PadSession,
+  error: EditNotAcknowledgedError,
+  options: SettleOptions,
+): Promise<void> {
+  // Already in the history: it landed, whatever the departure says.
+  if (landed(fresh, error)) return;
+  const unknown = (why: string, cause?: Error) =>
+    new EditNotAcknowledgedError(
+      error.kind,
+      `${error.message}. ${why}, so whether the edit landed is unknown: read the pad before trying again`,
+      error,
+      { cause: cause ?? error },
+    );
+  if (!await departed(fresh, error.userId, options)) {
+    throw unknown(
+      `Rustpad did not confirm within ${options.departureWaitMs} ms that it finished with the old connection`,
+    );
+  }
+  try {
+    await fresh.roundTrip();
+  } catch (roundTripError) {
+    throw unknown(
+      `Reading the history again failed too (${
+        (roundTripError as Error).message
+      })`,
+    );
+  }
+  if (landed(fresh, error)) return;
+  throw new EditNotAcknowledgedError(
+    error.kind,
+    `${
+      error.cause instanceof Error ? error.cause.message : error.message
+    }. The edit did not land (the pad's history has no trace of it), so nothing changed; it is safe to try again`,
+    error,
+    { cause: error },
+  );
+}
+
+/** Whether `session`'s history holds an operation by the lost connection. */
+function landed(session: PadSession, error: EditNotAcknowledgedError): boolean {
+  for (let revision = error.revision; revision < session.revision; revision++) {
+    if (session.authorOf(revision) === error.userId) return true;
+  }
+  return false;
+}
+
+/**
+ * Wait until user `userId` is no longer in the pad as `session` sees it, or
+ * its edit shows up. Only announced users are listed, so without an
+ * announcement the departure cannot be seen and this answers `false`.
+ */
+async function departed(
+  session: PadSession,
+  userId: UserId,
+  options: SettleOptions,
+): Promise<boolean> {
+  if (!options.announced) return false;
+  if (!session.users.has(userId)) return true;
+  const { promise, resolve } = Promise.withResolvers<boolean>();
+  const unsubscribe = session.subscribe((event) => {
+    if (event.type === "users" && !session.users.has(userId)) resolve(true);
+    if (event.type === "operation" && event.entry.author === userId) {
+      resolve(true);
+    }
+    if (event.type === "closed") resolve(false);
+  });
+  const timer = setTimeout(() => resolve(false), options.departureWaitMs);
+  try {
+    return await promise;
+  } finally {
+    clearTimeout(timer);
+    unsubscribe();
+  }
+}
