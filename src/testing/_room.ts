@@ -126,14 +126,9 @@ export class Room {
     const counts = this.counts.get(connection.userId)!;
     if (!("Edit" in message)) {
       counts.metadata++;
-      let answer: ServerMessage;
-      try {
-        answer = this.pad.receive(connection.userId, message);
-      } catch (error) {
-        if (error instanceof RangeError) return this.hangUp(connection);
-        throw error;
-      }
-      return this.broadcastMetadata(answer);
+      const answer = this.#answer(connection, message);
+      if (answer) this.broadcastMetadata(answer);
+      return;
     }
     counts.edits++;
     if (faults.editStalls.take(this.id) !== undefined) {
@@ -165,13 +160,8 @@ export class Room {
     const { faults } = this.#context;
     const drop = faults.editDrops.take(this.id)?.when;
     if (drop === "before-apply") return this.hangUp(connection);
-    let answer: ServerMessage;
-    try {
-      answer = this.pad.receive(connection.userId, message);
-    } catch (error) {
-      if (error instanceof RangeError) return this.hangUp(connection);
-      throw error;
-    }
+    const answer = this.#answer(connection, message);
+    if (!answer) return;
     const frame = encodeMessage(answer);
     if (drop === "after-apply") {
       this.connections.delete(connection);
@@ -190,6 +180,19 @@ export class Room {
         other.holdHistory(historyDelay.ms);
       }
       other.sendHistory(frame);
+    }
+  }
+
+  /** What the pad answers, or nothing after hanging up on a refused message. */
+  #answer(
+    connection: Connection,
+    message: ClientMessage,
+  ): ServerMessage | undefined {
+    try {
+      return this.pad.receive(connection.userId, message);
+    } catch (error) {
+      if (error instanceof RangeError) return void this.hangUp(connection);
+      throw error;
     }
   }
 

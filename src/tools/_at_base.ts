@@ -20,6 +20,7 @@ import {
   countField,
   countSchema,
   objectSchema,
+  type ToolContext,
 } from "./_shared.ts";
 import type { WriteGate } from "./_write.ts";
 
@@ -178,6 +179,45 @@ export async function submitPlan(
     }
     throw error;
   }
+}
+
+/**
+ * Write through `plan` when the call gave a base revision (a conflict
+ * becomes the tool's result), else build the operation on the live text;
+ * either way with the diff of what was sent.
+ */
+export async function writeAtBaseOr(
+  context: ToolContext,
+  gate: WriteGate,
+  padId: string,
+  plan: Plan | undefined,
+  build: (live: PadSession) => TextOperation,
+): Promise<
+  | { kind: "written"; written: EditOutcome; diff: Diff }
+  | { kind: "refused"; result: CallToolResult }
+> {
+  if (plan !== undefined) {
+    const submitted = await submitPlan(gate, padId, plan);
+    if (submitted.kind === "applied") {
+      return {
+        kind: "written",
+        written: submitted.written,
+        diff: submitted.diff,
+      };
+    }
+    const latest = await context.sessions.get(padId);
+    return {
+      kind: "refused",
+      result: conflictResult(padId, latest.revision, submitted.conflicts),
+    };
+  }
+  let diff: Diff = { diff: "", truncated: false };
+  const written = await gate.edit(padId, (live) => {
+    const operation = build(live);
+    diff = unifiedDiff(live.text, operation);
+    return operation;
+  });
+  return { kind: "written", written, diff };
 }
 
 /**

@@ -10,7 +10,7 @@
 
 import { z } from "zod";
 import { codePointLength } from "../_code_points.ts";
-import { type Diff, unifiedDiff } from "../diff.ts";
+import type { Diff } from "../diff.ts";
 import {
   findOccurrences,
   replaceAllOperation,
@@ -26,7 +26,7 @@ import {
   type Plan,
   planConflicts,
   replacedRange,
-  submitPlan,
+  writeAtBaseOr,
 } from "./_at_base.ts";
 import {
   checkResultLength,
@@ -149,23 +149,12 @@ export function registerSetDocument(context: ToolContext): void {
           current !== "",
         );
         if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
-        let diff = NO_DIFF;
-        let written;
-        if (plan !== undefined) {
-          const submitted = await submitPlan(gate, id, plan);
-          if (submitted.kind === "conflict") {
-            const latest = await context.sessions.get(id);
-            return conflictResult(id, latest.revision, submitted.conflicts);
-          }
-          ({ written, diff } = submitted);
-        } else {
-          written = await gate.edit(id, (live) => {
-            checkUnchanged(live, id, current);
-            const operation = replaceAllOperation(live.text, text);
-            diff = unifiedDiff(live.text, operation);
-            return operation;
-          });
-        }
+        const write = await writeAtBaseOr(context, gate, id, plan, (live) => {
+          checkUnchanged(live, id, current);
+          return replaceAllOperation(live.text, text);
+        });
+        if (write.kind === "refused") return write.result;
+        const { written, diff } = write;
         return writtenResult(
           {
             status: "applied",
@@ -275,34 +264,18 @@ export function registerReplaceInDocument(context: ToolContext): void {
         if (outcome.status !== "confirmed") {
           return notConfirmed(id, outcome, { replacements: count });
         }
-        let diff = NO_DIFF;
-        let written;
-        if (plan !== undefined) {
-          const submitted = await submitPlan(gate, id, plan);
-          if (submitted.kind === "conflict") {
-            const latest = await context.sessions.get(id);
-            return conflictResult(id, latest.revision, submitted.conflicts);
-          }
-          ({ written, diff } = submitted);
-        } else {
-          written = await gate.edit(id, (live) => {
-            if (count > 1) checkUnchanged(live, id, current);
-            const found = findOccurrences(live.text, search);
-            if (found.length !== count) {
-              throw new Error(
-                `Cannot replace in pad "${id}" as the search text now occurs ${found.length} times instead of ${count}: nothing was changed; call again`,
-              );
-            }
-            const operation = replaceOperation(
-              live.text,
-              search,
-              replace,
-              found,
+        const write = await writeAtBaseOr(context, gate, id, plan, (live) => {
+          if (count > 1) checkUnchanged(live, id, current);
+          const found = findOccurrences(live.text, search);
+          if (found.length !== count) {
+            throw new Error(
+              `Cannot replace in pad "${id}" as the search text now occurs ${found.length} times instead of ${count}: nothing was changed; call again`,
             );
-            diff = unifiedDiff(live.text, operation);
-            return operation;
-          });
-        }
+          }
+          return replaceOperation(live.text, search, replace, found);
+        });
+        if (write.kind === "refused") return write.result;
+        const { written, diff } = write;
         return writtenResult(
           {
             status: "applied",
