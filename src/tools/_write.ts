@@ -227,6 +227,9 @@ export const writeOutputShape = {
   revision: countField.optional(),
   length: countField.optional().describe("In code points."),
   diff: z.string().optional(),
+  diff_truncated: z.boolean().optional().describe(
+    "True when the diff was cut (past 200 lines).",
+  ),
   people_nearby: nearbySchema,
   ...askedShape,
 };
@@ -259,7 +262,11 @@ export function writtenResult(
   summary: string,
   diff: Diff,
 ): CallToolResult {
-  const content = { ...structured, diff: diff.diff };
+  const content = {
+    ...structured,
+    diff: diff.diff,
+    ...(diff.truncated && { diff_truncated: true }),
+  };
   if (diff.diff === "") return result(content, summary);
   return untrustedResult(content, summary, diff.diff, `pad "${structured.id}"`);
 }

@@ -213,3 +213,18 @@ Deno.test("the agent appears to people under RUSTPAD_USER_NAME and RUSTPAD_USER_
   assert.deepEqual([...person.users.values()], [{ name: "Claude", hue: 300 }]);
   await person.close();
 });
+
+Deno.test("a write's diff is cut at 200 lines and says so with `diff_truncated`", async () => {
+  await using h = await connect();
+  const lines = Array.from({ length: 300 }, (_, i) => `line ${i + 1}`);
+  const long = structured(
+    await h.call("append_to_document", { id: "long", text: lines.join("\n") }),
+  );
+  assert.equal(long.diff_truncated, true);
+  assert.ok((long.diff as string).split("\n").length <= 200);
+  const short = structured(
+    await h.call("append_to_document", { id: "long", text: "\nmore" }),
+  );
+  assert.equal(short.diff_truncated, undefined);
+  assert.match(short.diff as string, /\+more/);
+});
