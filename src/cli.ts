@@ -12,11 +12,15 @@ import { parseArgs } from "node:util";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { parseListen } from "./_http_guard.ts";
+import { PendingRequests } from "./_pending_requests.ts";
 import { runSearchProcess, SEARCH_PROCESS_FLAG } from "./_search_process.ts";
 import { runHttp } from "./_http_main.ts";
 import { ConfigError, configFromEnvironment, usage } from "./config.ts";
 import { createServer } from "./server.ts";
 import { VERSION } from "./version.ts";
+
+/** How long requests still being answered when stdin closes may take. */
+const STDIN_END_GRACE_MS = 10_000;
 
 /** Exit code for a bad flag or configuration value. */
 const USAGE_EXIT_CODE = 2;
@@ -97,8 +101,14 @@ export async function main(args: string[]): Promise<number> {
   if (listen !== undefined) return await runHttp(config, listen);
 
   const server = createServer(config);
-  process.stdin.once("end", () => void server.close());
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  const pending = new PendingRequests(transport);
+  // Answer what was asked before stdin closed, then stop.
+  process.stdin.once("end", async () => {
+    await pending.settled(STDIN_END_GRACE_MS);
+    await server.close();
+  });
   console.error(
     `rustpad-mcp ${VERSION}: serving on stdio for ${config.rustpadUrl.href} with ${config.tools.size} tools`,
   );

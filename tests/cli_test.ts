@@ -165,3 +165,50 @@ Deno.test("stdout carries only JSON-RPC, and the server exits with 0 when stdin 
   assert.deepEqual(answers.map((message) => message.id), [1, 2]);
   assert.equal(answers[1].result.structuredContent.length, 2);
 });
+
+Deno.test("the stdio server answers a request that arrived just before stdin closed", async () => {
+  await using pads = await startPadServer();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD],
+    env: { RUSTPAD_URL: pads.url, NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const requests = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "piped", version: "1" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: {
+        name: "append_to_document",
+        arguments: { id: "piped", text: "sent, then hung up" },
+      },
+    },
+  ];
+  // Everything at once, then stdin closes: a shell pipe does this.
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(
+      requests.map((r) => JSON.stringify(r) + "\n").join(""),
+    ),
+  );
+  await writer.close();
+  const { code, stdout } = await child.output();
+  assert.equal(code, 0);
+  const answers = new TextDecoder().decode(stdout).trim().split("\n")
+    .map((line) => JSON.parse(line)).filter((message) => "id" in message);
+  assert.deepEqual(answers.map((message) => message.id), [1, 2]);
+  assert.equal(answers[1].result.structuredContent.status, "applied");
+});
