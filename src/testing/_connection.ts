@@ -21,6 +21,12 @@
 import type { Outbox } from "./_outbox.ts";
 import type { Steppable } from "./_scheduler.ts";
 
+/**
+ * How far held history trails the frame that overtook it, so a client
+ * handles that frame on its own before the history arrives.
+ */
+const HISTORY_SPACING_MS = 1;
+
 /** Metadata messages a connection may have pending before it has lagged. */
 export const METADATA_CAPACITY = 16;
 
@@ -59,8 +65,6 @@ export class Connection implements Steppable {
   /** History frames held back by a fault, and until when. */
   readonly #heldHistory: string[] = [];
   #historyTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Held history goes at the top of the next turn. */
-  #historyNextTurn = false;
 
   constructor(
     userId: number,
@@ -139,27 +143,21 @@ export class Connection implements Steppable {
    * `select!` may forward the message first and send the history at the
    * top of its next turn. History frames are held until the next metadata
    * message is forwarded, or a client frame handled, or `ms` pass; then
-   * they go at the top of the loop's next turn, or a millisecond later
-   * when no turn comes, so the overtaking frame reaches the client alone.
+   * they go out a millisecond behind the overtaking frame (every later
+   * frame waits behind them), so that frame reaches the client alone.
    */
   holdHistory(ms: number): void {
     if (this.#historyTimer !== undefined) return;
     this.#historyTimer = setTimeout(() => this.#releaseHistory(), ms);
   }
 
-  #releaseNextTurn(): void {
-    if (this.#historyTimer === undefined || this.#historyNextTurn) return;
-    this.#historyNextTurn = true;
-    clearTimeout(this.#historyTimer);
-    this.#historyTimer = setTimeout(() => this.#releaseHistory(), 1);
-  }
-
-  #releaseHistory(): void {
+  #releaseHistory(spacingMs = 0): void {
     if (this.#historyTimer === undefined) return;
     clearTimeout(this.#historyTimer);
     this.#historyTimer = undefined;
-    this.#historyNextTurn = false;
-    for (const frame of this.#heldHistory.splice(0)) this.sendHistory(frame);
+    for (const frame of this.#heldHistory.splice(0)) {
+      if (this.live) this.outbox.send(frame, spacingMs);
+    }
   }
 
   /**
@@ -173,8 +171,6 @@ export class Connection implements Steppable {
   }
 
   step(): void {
-    // The top of a turn: history held for the next turn goes first.
-    if (this.#historyNextTurn) this.#releaseHistory();
     const read = this.#canRead;
     const forward = this.#canForward;
     if (read && (!forward || this.#random() < 0.5)) {
@@ -204,7 +200,7 @@ export class Connection implements Steppable {
     } finally {
       this.#reading = false;
     }
-    this.#releaseNextTurn();
+    this.#releaseHistory(HISTORY_SPACING_MS);
     if (this.#backlog.length > 0) this.#wake();
   }
 
@@ -214,7 +210,7 @@ export class Connection implements Steppable {
     if (frame === undefined) return;
     this.#drainedAt = performance.now();
     this.outbox.send(frame);
-    this.#releaseNextTurn();
+    this.#releaseHistory(HISTORY_SPACING_MS);
     if (this.#backlog.length > 0) this.#wake();
   }
 }
