@@ -43,6 +43,8 @@ export class FuzzPerson {
   #waiter:
     | { until: (frame: string) => boolean; resolve: () => void }
     | undefined;
+  /** Why this person's copy broke, if a frame did not fit its text. */
+  broken: string | undefined;
   /** Edits sent, and how many were cut off by a dropped connection. */
   sent = 0;
   cut = 0;
@@ -108,7 +110,18 @@ export class FuzzPerson {
       resolve();
     };
     socket.onerror = () => {};
-    socket.onmessage = (event) => this.#receive(String(event.data));
+    socket.onmessage = (event) => {
+      try {
+        this.#receive(String(event.data));
+      } catch (error) {
+        // A history that does not fit: the server broke its order. Keep
+        // the first such error for the round's verdict.
+        this.broken ??= `${(error as Error).message} (frame ${
+          String(event.data).slice(0, 120)
+        })`;
+        socket.close();
+      }
+    };
     const opened = await new Promise<boolean>((done) => {
       socket.onopen = () => done(true);
       promise.then(() => done(false));

@@ -246,6 +246,11 @@ async function converge(
   const settled = await Promise.all(people.map((person) => person.settle()));
   const text = server.text(PAD);
   for (const [i, person] of people.entries()) {
+    if (person.broken !== undefined) {
+      model.problems.push(
+        `person ${i} received history out of order: ${person.broken}`,
+      );
+    }
     if (!settled[i]) model.problems.push(`person ${i} could not reconnect`);
     else if (person.text !== text) {
       model.problems.push(

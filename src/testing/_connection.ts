@@ -63,7 +63,7 @@ export class Connection implements Steppable {
   #reading = false;
   #drainedAt = 0;
   /** History frames held back by a fault, and until when. */
-  readonly #heldHistory: string[] = [];
+  readonly #heldHistory: { frame: string; extraMs: number }[] = [];
   #historyTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -130,11 +130,18 @@ export class Connection implements Steppable {
     else this.#wake();
   }
 
-  /** A History frame: written now, or after a held-back delay. */
-  sendHistory(frame: string): void {
+  /**
+   * A History frame: written now, or after a held-back delay; `extraMs`
+   * more for a slow network to this client (every later frame waits behind
+   * it). Frames keep their order either way.
+   */
+  sendHistory(frame: string, extraMs = 0): void {
     if (!this.live) return;
-    if (this.#historyTimer !== undefined) this.#heldHistory.push(frame);
-    else this.outbox.send(frame);
+    if (this.#historyTimer !== undefined) {
+      this.#heldHistory.push({ frame, extraMs });
+    } else {
+      this.outbox.send(frame, extraMs);
+    }
   }
 
   /**
@@ -155,8 +162,8 @@ export class Connection implements Steppable {
     if (this.#historyTimer === undefined) return;
     clearTimeout(this.#historyTimer);
     this.#historyTimer = undefined;
-    for (const frame of this.#heldHistory.splice(0)) {
-      if (this.live) this.outbox.send(frame, spacingMs);
+    for (const { frame, extraMs } of this.#heldHistory.splice(0)) {
+      if (this.live) this.outbox.send(frame, Math.max(spacingMs, extraMs));
     }
   }
 

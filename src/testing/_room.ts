@@ -172,8 +172,9 @@ export class Room {
     const historyDelay = faults.historyDelays.take(this.id);
     for (const other of this.connections) {
       if (other === connection && ackDelay !== undefined) {
-        // A slow network to the sender: everything after waits behind it.
-        other.outbox.send(frame, ackDelay.ms);
+        // A slow network to the sender: everything after waits behind it,
+        // and nothing it had held back before overtakes it.
+        other.sendHistory(frame, ackDelay.ms);
         continue;
       }
       if (other !== connection && historyDelay !== undefined) {
