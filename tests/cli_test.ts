@@ -102,16 +102,9 @@ for (
   });
 }
 
-Deno.test("stdout carries only JSON-RPC, and the server exits with 0 when stdin closes", async () => {
-  await using pads = await startPadServer();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD],
-    env: { RUSTPAD_URL: pads.url, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const requests = [
+/** Initialize, then one append: raw JSON-RPC messages for a piped server. */
+function appendOverStdio(pad: string, text: string): object[] {
+  return [
     {
       jsonrpc: "2.0",
       id: 1,
@@ -127,12 +120,21 @@ Deno.test("stdout carries only JSON-RPC, and the server exits with 0 when stdin 
       jsonrpc: "2.0",
       id: 2,
       method: "tools/call",
-      params: {
-        name: "append_to_document",
-        arguments: { id: "raw", text: "hi" },
-      },
+      params: { name: "append_to_document", arguments: { id: pad, text } },
     },
   ];
+}
+
+Deno.test("stdout carries only JSON-RPC, and the server exits with 0 when stdin closes", async () => {
+  await using pads = await startPadServer();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD],
+    env: { RUSTPAD_URL: pads.url, NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const requests = appendOverStdio("raw", "hi");
   const writer = child.stdin.getWriter();
   await writer.write(
     new TextEncoder().encode(
@@ -175,28 +177,7 @@ Deno.test("the stdio server answers a request that arrived just before stdin clo
     stdout: "piped",
     stderr: "null",
   }).spawn();
-  const requests = [
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "piped", version: "1" },
-      },
-    },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
-    {
-      jsonrpc: "2.0",
-      id: 2,
-      method: "tools/call",
-      params: {
-        name: "append_to_document",
-        arguments: { id: "piped", text: "sent, then hung up" },
-      },
-    },
-  ];
+  const requests = appendOverStdio("piped", "sent, then hung up");
   // Everything at once, then stdin closes: a shell pipe does this.
   const writer = child.stdin.getWriter();
   await writer.write(
