@@ -102,6 +102,24 @@ for (
   });
 }
 
+/** `mod.ts` on stdio against `url`, with stdin and stdout piped. */
+function spawnStdio(url: string, stderr: "piped" | "null"): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD],
+    env: { RUSTPAD_URL: url, NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr,
+  }).spawn();
+}
+
+/** Messages as newline-delimited JSON, the stdio transport's framing. */
+function jsonLines(messages: object[]): Uint8Array {
+  return new TextEncoder().encode(
+    messages.map((message) => JSON.stringify(message) + "\n").join(""),
+  );
+}
+
 /** Initialize, then one append: raw JSON-RPC messages for a piped server. */
 function appendOverStdio(pad: string, text: string): object[] {
   return [
@@ -127,20 +145,9 @@ function appendOverStdio(pad: string, text: string): object[] {
 
 Deno.test("stdout carries only JSON-RPC, and the server exits with 0 when stdin closes", async () => {
   await using pads = await startPadServer();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD],
-    env: { RUSTPAD_URL: pads.url, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const requests = appendOverStdio("raw", "hi");
+  const child = spawnStdio(pads.url, "piped");
   const writer = child.stdin.getWriter();
-  await writer.write(
-    new TextEncoder().encode(
-      requests.map((r) => JSON.stringify(r) + "\n").join(""),
-    ),
-  );
+  await writer.write(jsonLines(appendOverStdio("raw", "hi")));
   // Read both answers, then close stdin.
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let stdout = "";
@@ -170,21 +177,10 @@ Deno.test("stdout carries only JSON-RPC, and the server exits with 0 when stdin 
 
 Deno.test("the stdio server answers a request that arrived just before stdin closed", async () => {
   await using pads = await startPadServer();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD],
-    env: { RUSTPAD_URL: pads.url, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const requests = appendOverStdio("piped", "sent, then hung up");
+  const child = spawnStdio(pads.url, "null");
   // Everything at once, then stdin closes: a shell pipe does this.
   const writer = child.stdin.getWriter();
-  await writer.write(
-    new TextEncoder().encode(
-      requests.map((r) => JSON.stringify(r) + "\n").join(""),
-    ),
-  );
+  await writer.write(jsonLines(appendOverStdio("piped", "sent, then hung up")));
   await writer.close();
   const { code, stdout } = await child.output();
   assert.equal(code, 0);

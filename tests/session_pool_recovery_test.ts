@@ -15,6 +15,16 @@ const AGENT = { name: "agent", hue: 1 };
 const append = (text: string) => (session: { length: number }) =>
   new TextOperation().retain(session.length).insert(text);
 
+/** The error a call fails with; a call that succeeds fails the test. */
+async function failureOf(call: Promise<unknown>): Promise<Error> {
+  try {
+    await call;
+  } catch (error) {
+    return error as Error;
+  }
+  return assert.fail("the edit must fail");
+}
+
 Deno.test("`SessionPool.edit()` answers applied when the edit landed but its acknowledgement came after our timeout", async () => {
   await using server = await startPadServer({ pads: { slow: { text: "a" } } });
   await using pool = new SessionPool(server.url, {
@@ -52,10 +62,7 @@ Deno.test("`SessionPool.edit()` says not applied and safe to retry when the serv
   });
   await pool.get("cut");
   server.dropNextEdit({ pad: "cut", when: "before-apply" });
-  const error = await pool.edit("cut", append("y")).then(
-    () => assert.fail("the edit must fail"),
-    (error) => error,
-  );
+  const error = await failureOf(pool.edit("cut", append("y")));
   assert.ok(error instanceof EditNotAcknowledgedError);
   assert.match(error.message, /did not land .* it is safe to try again/);
   assert.equal(server.text("cut"), "x");
@@ -69,10 +76,7 @@ Deno.test("`SessionPool.edit()` says unknown only when Rustpad cannot be reached
   });
   await pool.get("gone");
   server.setFrameDelay(5_000);
-  const outcome = pool.edit("gone", append("y")).then(
-    () => assert.fail("the edit must fail"),
-    (error) => error,
-  );
+  const outcome = failureOf(pool.edit("gone", append("y")));
   await new Promise((resolve) => setTimeout(resolve, 50));
   await server.close();
   const error = await outcome;
@@ -91,10 +95,7 @@ Deno.test("`SessionPool.edit()` says not applied and safe to retry when the serv
   });
   await pool.get("stuck");
   server.stallNextEdit({ pad: "stuck" });
-  const error = await pool.edit("stuck", append("y")).then(
-    () => assert.fail("the edit must fail"),
-    (error) => error,
-  );
+  const error = await failureOf(pool.edit("stuck", append("y")));
   assert.ok(error instanceof EditNotAcknowledgedError);
   assert.equal(error.kind, "timeout");
   assert.match(error.message, /did not land .* it is safe to try again/);
@@ -124,10 +125,7 @@ Deno.test("`SessionPool.edit()` says not applied when a stalled edit's departure
   await pool.get("late");
   server.stallNextEdit({ pad: "late" });
   server.delayNextDeparture({ pad: "late", ms: 200 });
-  const error = await pool.edit("late", append("y")).then(
-    () => assert.fail("the edit must fail"),
-    (error) => error,
-  );
+  const error = await failureOf(pool.edit("late", append("y")));
   assert.match(error.message, /did not land .* it is safe to try again/);
   assert.equal(server.text("late"), "x");
 });
@@ -141,10 +139,7 @@ Deno.test("`SessionPool.edit()` says unknown when the departure never comes with
   await pool.get("never");
   server.stallNextEdit({ pad: "never" });
   server.delayNextDeparture({ pad: "never", ms: 3_000 });
-  const error = await pool.edit("never", append("y")).then(
-    () => assert.fail("the edit must fail"),
-    (error) => error,
-  );
+  const error = await failureOf(pool.edit("never", append("y")));
   assert.match(
     error.message,
     /did not confirm within 900 ms that it finished with the old connection, so whether the edit landed is unknown/,
@@ -177,10 +172,7 @@ Deno.test("`SessionPool.edit()` says not applied when a slow server drops the ed
   await pool.get("race");
   server.slowNextEdit({ pad: "race", ms: 800 });
   server.dropNextEdit({ pad: "race", when: "before-apply" });
-  const error = await pool.edit("race", append("y")).then(
-    () => assert.fail("the edit must fail"),
-    (error) => error,
-  );
+  const error = await failureOf(pool.edit("race", append("y")));
   assert.match(error.message, /did not land .* it is safe to try again/);
   assert.equal(server.text("race"), "x");
 });
