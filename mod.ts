@@ -6,28 +6,28 @@
  * @module
  */
 
-import { main } from "./src/cli.ts";
+import { main } from "./src/cli/cli.ts";
 
-export { type Component, TextOperation } from "./src/operation.ts";
-export { TextBuffer } from "./src/text_buffer.ts";
+export { type Component, TextOperation } from "./src/ot/operation.ts";
+export { TextBuffer } from "./src/ot/text_buffer.ts";
 export {
   type LoggedOperation,
   REVISION_LOG_CAPACITY,
   RevisionLog,
-} from "./src/revision_log.ts";
+} from "./src/rustpad/revision_log.ts";
 export {
   MAX_USERS,
   PadState,
   type SessionEvent,
   type SessionListener,
-} from "./src/pad_state.ts";
+} from "./src/rustpad/pad_state.ts";
 export {
   checkPadId,
   MAX_PAD_ID_LENGTH,
   PAD_ID_PATTERN,
   PAD_ID_RULE,
-} from "./src/pad_id.ts";
-export { apiUrl, editorUrl, parseBaseUrl, socketUrl } from "./src/urls.ts";
+} from "./src/rustpad/pad_id.ts";
+export { apiUrl, editorUrl, parseBaseUrl, socketUrl } from "./src/rustpad/urls.ts";
 export {
   type ClientMessage,
   type CursorData,
@@ -40,7 +40,7 @@ export {
   type UserId,
   type UserInfo,
   type UserOperation,
-} from "./src/protocol.ts";
+} from "./src/rustpad/protocol.ts";
 export {
   applyClient,
   applyServer,
@@ -52,49 +52,49 @@ export {
   type Synchronized,
   synchronized,
   type Transition,
-} from "./src/client_state.ts";
+} from "./src/ot/client_state.ts";
 export {
   type Acknowledgement,
   PadSession,
   type PadSessionOptions,
-} from "./src/session.ts";
+} from "./src/rustpad/session.ts";
 export {
   EditNotAcknowledgedError,
   SessionError,
   type SessionErrorKind,
-} from "./src/session_error.ts";
+} from "./src/rustpad/session_error.ts";
 export {
   appendOperation,
   findOccurrences,
   replaceAllOperation,
   replaceOperation,
-} from "./src/edits.ts";
+} from "./src/text/edits.ts";
 export {
   type AdoptListener,
   type EditOutcome,
   SessionPool,
   type SessionPoolOptions,
-} from "./src/session_pool.ts";
+} from "./src/rustpad/session_pool.ts";
 export {
   type HttpClientOptions,
   RustpadHttpClient,
   RustpadHttpError,
   type RustpadHttpErrorKind,
   type RustpadStats,
-} from "./src/http_client.ts";
+} from "./src/rustpad/http_client.ts";
 export {
   type Config,
   configFromEnvironment,
   loadConfig,
-} from "./src/config.ts";
-export { ConfigError } from "./src/config_error.ts";
-export { CONFIG_VARIABLES, type ConfigVariable, usage } from "./src/usage.ts";
+} from "./src/config/config.ts";
+export { ConfigError } from "./src/config/config_error.ts";
+export { CONFIG_VARIABLES, type ConfigVariable, usage } from "./src/config/usage.ts";
 export {
   ESSENTIAL_TOOLS,
   READ_TOOLS,
   TOOL_NAMES,
   type ToolName,
-} from "./src/tool_names.ts";
+} from "./src/config/tool_names.ts";
 export {
   type ConfirmationContext,
   ConfirmationError,
@@ -106,9 +106,9 @@ export {
   type ConfirmationSchema,
   type ElicitAnswer,
   type ElicitConfirm,
-} from "./src/confirmation.ts";
-export { type FenceOptions, fenceUntrusted } from "./src/untrusted.ts";
-export { pageText, type TextPage } from "./src/paging.ts";
+} from "./src/safety/confirmation.ts";
+export { type FenceOptions, fenceUntrusted } from "./src/safety/untrusted.ts";
+export { pageText, type TextPage } from "./src/text/paging.ts";
 export {
   countLines,
   LineIndex,
@@ -116,15 +116,15 @@ export {
   MAX_LINE_LENGTH,
   readLines,
   showLine,
-} from "./src/lines.ts";
+} from "./src/text/lines.ts";
 export {
   compilePattern,
   type SearchMatch,
   type SearchOptions,
   type SearchResult,
   searchText,
-} from "./src/search.ts";
-export { SEARCH_TIME_LIMIT_MS, searchBounded } from "./src/bounded_search.ts";
+} from "./src/text/search.ts";
+export { SEARCH_TIME_LIMIT_MS, searchBounded } from "./src/text/bounded_search.ts";
 export {
   type BatchEdit,
   BatchEditError,
@@ -133,35 +133,35 @@ export {
   type LocatedChange,
   locateEdits,
   type StringEdit,
-} from "./src/batch_edits.ts";
-export { type Diff, type DiffOptions, unifiedDiff } from "./src/diff.ts";
+} from "./src/text/batch_edits.ts";
+export { type Diff, type DiffOptions, unifiedDiff } from "./src/text/diff.ts";
 export {
   type AuthoredOperation,
   type Conflict,
   type EditRange,
   findConflicts,
-} from "./src/conflicts.ts";
+} from "./src/safety/conflicts.ts";
 export {
   fingerprint,
   IdempotencyKeyReusedError,
   IdempotencyStore,
   type IdempotencyStoreOptions,
   type IdempotentOutcome,
-} from "./src/idempotency.ts";
-export { Backend, type BackendOptions, createBackend } from "./src/backend.ts";
+} from "./src/safety/idempotency.ts";
+export { Backend, type BackendOptions, createBackend } from "./src/backend/backend.ts";
 export {
   type HttpServer,
   type HttpServerOptions,
   serveHttp,
-} from "./src/http_server.ts";
+} from "./src/mcp/http_server.ts";
 export {
   createServer,
   type CreateServerOptions,
   INSTRUCTIONS,
   type McpTransport,
   RustpadMcpServer,
-} from "./src/server.ts";
-export { VERSION } from "./src/version.ts";
+} from "./src/mcp/server.ts";
+export { VERSION } from "./src/config/version.ts";
 export {
   caretAfter,
   changedRanges,
@@ -174,13 +174,13 @@ export {
   positionsOf,
   rangesTouched,
   type TextPosition,
-} from "./src/presence.ts";
+} from "./src/rustpad/presence.ts";
 export {
   type LiveEvent,
   LivePads,
   type PadWatcher,
   type PersonPresence,
-} from "./src/live_pads.ts";
+} from "./src/backend/live_pads.ts";
 export {
   DEFAULT_LOG_LEVEL,
   LOGGER_NAME,
@@ -188,8 +188,8 @@ export {
   type LogMessage,
   type LogSink,
   OperatorLog,
-} from "./src/logging.ts";
-export { UNDO_DEPTH, UndoHistory, type UndoSession } from "./src/undo.ts";
+} from "./src/backend/logging.ts";
+export { UNDO_DEPTH, UndoHistory, type UndoSession } from "./src/rustpad/undo.ts";
 
 export { main };
 

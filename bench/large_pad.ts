@@ -27,13 +27,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { loadConfig } from "../src/config.ts";
-import { createServer } from "../src/server.ts";
-import { codePointLength } from "../src/_code_points.ts";
-import { readLines } from "../src/lines.ts";
-import { searchText } from "../src/search.ts";
+import { loadConfig } from "../src/config/config.ts";
+import { createServer } from "../src/mcp/server.ts";
+import { codePointLength } from "../src/ot/code_points.ts";
+import { readLines } from "../src/text/lines.ts";
+import { searchText } from "../src/text/search.ts";
 import { startPadServer } from "../src/testing/mod.ts";
-import { fenceUntrusted } from "../src/untrusted.ts";
+import { fenceUntrusted } from "../src/safety/untrusted.ts";
 import { DOCUMENT_LENGTH, EDIT_COUNT, replayFixture } from "./replay.ts";
 
 /** The most a tool call may take, as a multiple of the raw read. */

@@ -21,9 +21,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { loadConfig } from "../src/config.ts";
-import { LivePads } from "../src/live_pads.ts";
-import { createServer } from "../src/server.ts";
+import { loadConfig } from "../src/config/config.ts";
+import { LivePads } from "../src/backend/live_pads.ts";
+import { createServer } from "../src/mcp/server.ts";
 import { startPadServer } from "../src/testing/mod.ts";
 
 /** The coalescing window of resource updates, in milliseconds. */

@@ -3,8 +3,8 @@
 // 20,000-code-point text, and reading operations from JSON. Inputs are built
 // once, outside the timed part; each case runs the same 200 pairs.
 
-import { TextOperation } from "../src/operation.ts";
-import { Random } from "../src/_random.ts";
+import { TextOperation } from "../src/ot/operation.ts";
+import { Random } from "../src/ot/_random.ts";
 
 const LENGTH = 20_000;
 const PAIRS = 200;

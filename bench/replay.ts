@@ -12,9 +12,9 @@
  * @module
  */
 
-import type { TextOperation } from "../src/operation.ts";
-import { TextBuffer } from "../src/text_buffer.ts";
-import { Random } from "../src/_random.ts";
+import type { TextOperation } from "../src/ot/operation.ts";
+import { TextBuffer } from "../src/ot/text_buffer.ts";
+import { Random } from "../src/ot/_random.ts";
 
 /** Code points in the document the history is replayed onto. */
 export const DOCUMENT_LENGTH = 200_000;
@@ -83,7 +83,7 @@ export function replayFixture(seed = 2024): ReplayFixture {
  * @example
  * ```ts
  * import { replayTextBuffer } from "./replay.ts";
- * import { TextOperation } from "../src/operation.ts";
+ * import { TextOperation } from "../src/ot/operation.ts";
  * import assert from "node:assert/strict";
  *
  * const operations = [TextOperation.fromJSON([2, "!"])];
@@ -106,7 +106,7 @@ export function replayTextBuffer(fixture: ReplayFixture): string {
  * @example
  * ```ts
  * import { replayString } from "./replay.ts";
- * import { TextOperation } from "../src/operation.ts";
+ * import { TextOperation } from "../src/ot/operation.ts";
  * import assert from "node:assert/strict";
  *
  * const operations = [TextOperation.fromJSON([2, "!"])];

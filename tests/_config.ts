@@ -1,7 +1,7 @@
 // Helpers shared by the configuration tests.
 
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { ConfigError, loadConfig } from "../src/config/config.ts";
 
 export type Env = Record<string, string | undefined>;
 

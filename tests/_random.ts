@@ -2,9 +2,9 @@
 // (shared with the benchmarks, so it lives in src/_random.ts) and helpers
 // that only tests use.
 
-import { Random } from "../src/_random.ts";
+import { Random } from "../src/ot/_random.ts";
 
-export { ALPHABET, Random } from "../src/_random.ts";
+export { ALPHABET, Random } from "../src/ot/_random.ts";
 
 /** The family emoji: 7 code points joined by zero-width joiners. */
 export const FAMILY = "👨‍👨‍👦‍👦";

@@ -1,7 +1,7 @@
 // The HTTP side of the pad server: which route a request is, and the plain
 // answers, apart from the socket handling.
 
-import { checkPadId } from "../pad_id.ts";
+import { checkPadId } from "../rustpad/pad_id.ts";
 
 export const TEXT_PLAIN = "text/plain; charset=utf-8";
 const PAD_ROUTE = /^\/api\/(text|socket)\/([^/]+)$/;

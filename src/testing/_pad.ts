@@ -2,7 +2,7 @@
 // I/O: each client message returns the message to broadcast, or throws
 // where the real server hangs up.
 
-import { TextOperation } from "../operation.ts";
+import { TextOperation } from "../ot/operation.ts";
 import {
   type ClientMessage,
   type CursorData,
@@ -11,8 +11,8 @@ import {
   type ServerMessage,
   type UserInfo,
   type UserOperation,
-} from "../protocol.ts";
-import { TextBuffer } from "../text_buffer.ts";
+} from "../rustpad/protocol.ts";
+import { TextBuffer } from "../ot/text_buffer.ts";
 import type { PersistedPad } from "./pad_database.ts";
 
 /** A pad in memory: text, history, language, users and their cursors. */

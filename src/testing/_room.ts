@@ -1,8 +1,8 @@
 // One pad in memory and the connections open on it: it reads their
 // messages, applies faults, and broadcasts what the pad answers.
 
-import { encodeMessage, parseClientMessage } from "../protocol.ts";
-import type { ClientMessage, ServerMessage } from "../protocol.ts";
+import { encodeMessage, parseClientMessage } from "../rustpad/protocol.ts";
+import type { ClientMessage, ServerMessage } from "../rustpad/protocol.ts";
 import { Connection } from "./_connection.ts";
 import type { Faults } from "./_fault_queue.ts";
 import { Outbox } from "./_outbox.ts";

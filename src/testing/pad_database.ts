@@ -6,7 +6,7 @@
  * @module
  */
 
-import { checkPadId } from "../pad_id.ts";
+import { checkPadId } from "../rustpad/pad_id.ts";
 
 /** What the real server stores per pad: its text and its editor language. */
 export interface PersistedPad {

@@ -6,15 +6,15 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { advanceCodePoints, codePointLength } from "../_code_points.ts";
-import { commonEnds } from "../_common_ends.ts";
-import { type Conflict, type EditRange, findConflicts } from "../conflicts.ts";
-import { type Diff, unifiedDiff } from "../diff.ts";
-import { LineIndex } from "../lines.ts";
-import type { TextOperation } from "../operation.ts";
-import type { PadSession } from "../session.ts";
-import type { EditOutcome } from "../session_pool.ts";
-import { fenceUntrusted } from "../untrusted.ts";
+import { advanceCodePoints, codePointLength } from "../ot/code_points.ts";
+import { commonEnds } from "../text/common_ends.ts";
+import { type Conflict, type EditRange, findConflicts } from "../safety/conflicts.ts";
+import { type Diff, unifiedDiff } from "../text/diff.ts";
+import { LineIndex } from "../text/lines.ts";
+import type { TextOperation } from "../ot/operation.ts";
+import type { PadSession } from "../rustpad/session.ts";
+import type { EditOutcome } from "../rustpad/session_pool.ts";
+import { fenceUntrusted } from "../safety/untrusted.ts";
 import {
   checkResultLength,
   countField,

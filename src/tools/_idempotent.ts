@@ -6,9 +6,9 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Backend } from "../backend.ts";
-import { fingerprint, IdempotencyStore } from "../idempotency.ts";
-import { EditNotAcknowledgedError } from "../session_error.ts";
+import type { Backend } from "../backend/backend.ts";
+import { fingerprint, IdempotencyStore } from "../safety/idempotency.ts";
+import { EditNotAcknowledgedError } from "../rustpad/session_error.ts";
 import type { ToolContext } from "./_shared.ts";
 
 const stores = new WeakMap<Backend, IdempotencyStore>();

@@ -3,16 +3,16 @@
 // person's cursor is inside or next to what they changed.
 
 import { z } from "zod";
-import { LivePads } from "../live_pads.ts";
-import type { TextOperation } from "../operation.ts";
+import { LivePads } from "../backend/live_pads.ts";
+import type { TextOperation } from "../ot/operation.ts";
 import {
   describePeople,
   peopleInRanges,
   type PersonInRange,
   rangesTouched,
-} from "../presence.ts";
-import type { PadSession } from "../session.ts";
-import { fenceUntrusted } from "../untrusted.ts";
+} from "../rustpad/presence.ts";
+import type { PadSession } from "../rustpad/session.ts";
+import { fenceUntrusted } from "../safety/untrusted.ts";
 import { countField, objectSchema, type ToolContext } from "./_shared.ts";
 
 const positionSchema = objectSchema({

@@ -19,22 +19,22 @@ import type {
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { codePointLength } from "../_code_points.ts";
-import type { Backend } from "../backend.ts";
-import type { Config } from "../config.ts";
-import { LivePads } from "../live_pads.ts";
+import { codePointLength } from "../ot/code_points.ts";
+import type { Backend } from "../backend/backend.ts";
+import type { Config } from "../config/config.ts";
+import { LivePads } from "../backend/live_pads.ts";
 import {
   ConfirmationGuard,
   type ConfirmationRequest,
   type ElicitConfirm,
-} from "../confirmation.ts";
-import type { RustpadHttpClient } from "../http_client.ts";
-import { MAX_PAD_ID_LENGTH, PAD_ID_PATTERN, PAD_ID_RULE } from "../pad_id.ts";
-import { MAX_TEXT_LENGTH } from "../protocol.ts";
-import type { SessionPool } from "../session_pool.ts";
-import { SessionError } from "../session_error.ts";
-import { fenceUntrusted } from "../untrusted.ts";
-import { editorUrl } from "../urls.ts";
+} from "../safety/confirmation.ts";
+import type { RustpadHttpClient } from "../rustpad/http_client.ts";
+import { MAX_PAD_ID_LENGTH, PAD_ID_PATTERN, PAD_ID_RULE } from "../rustpad/pad_id.ts";
+import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
+import type { SessionPool } from "../rustpad/session_pool.ts";
+import { SessionError } from "../rustpad/session_error.ts";
+import { fenceUntrusted } from "../safety/untrusted.ts";
+import { editorUrl } from "../rustpad/urls.ts";
 
 /** What a tool handler works with. */
 export interface ToolContext {

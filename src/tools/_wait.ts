@@ -3,8 +3,8 @@
 // the first change, by quiet after changes, by the timeout or by the
 // request's cancellation.
 
-import type { LivePads } from "../live_pads.ts";
-import type { PadSession } from "../session.ts";
+import type { LivePads } from "../backend/live_pads.ts";
+import type { PadSession } from "../rustpad/session.ts";
 
 export interface WaitOptions {
   padId: string;

@@ -9,11 +9,11 @@ import { z } from "zod";
 import type {
   ConfirmationOutcome,
   ConfirmationRequest,
-} from "../confirmation.ts";
-import type { Diff } from "../diff.ts";
-import type { TextOperation } from "../operation.ts";
-import type { PadSession } from "../session.ts";
-import type { EditOutcome } from "../session_pool.ts";
+} from "../safety/confirmation.ts";
+import type { Diff } from "../text/diff.ts";
+import type { TextOperation } from "../ot/operation.ts";
+import type { PadSession } from "../rustpad/session.ts";
+import type { EditOutcome } from "../rustpad/session_pool.ts";
 import { idempotent } from "./_idempotent.ts";
 export { idempotencyKeySchema, idempotencyStore } from "./_idempotent.ts";
 import { checkAvoidPeople, nearbyAt, nearbySchema } from "./_presence.ts";

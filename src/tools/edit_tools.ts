@@ -7,7 +7,7 @@
  */
 
 import { z } from "zod";
-import { BatchEditError, locateEdits } from "../batch_edits.ts";
+import { BatchEditError, locateEdits } from "../text/batch_edits.ts";
 import {
   baseRevisionSchema,
   checkBase,

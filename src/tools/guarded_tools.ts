@@ -9,14 +9,14 @@
  */
 
 import { z } from "zod";
-import { codePointLength } from "../_code_points.ts";
-import type { Diff } from "../diff.ts";
+import { codePointLength } from "../ot/code_points.ts";
+import type { Diff } from "../text/diff.ts";
 import {
   findOccurrences,
   replaceAllOperation,
   replaceOperation,
-} from "../edits.ts";
-import type { PadSession } from "../session.ts";
+} from "../text/edits.ts";
+import type { PadSession } from "../rustpad/session.ts";
 import {
   baseRevisionSchema,
   checkBase,

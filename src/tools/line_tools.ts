@@ -6,9 +6,9 @@
  */
 
 import { z } from "zod";
-import { SEARCH_TIME_LIMIT_MS, searchBounded } from "../bounded_search.ts";
-import { MAX_LINE_LENGTH, readLines } from "../lines.ts";
-import type { SearchMatch } from "../search.ts";
+import { SEARCH_TIME_LIMIT_MS, searchBounded } from "../text/bounded_search.ts";
+import { MAX_LINE_LENGTH, readLines } from "../text/lines.ts";
+import type { SearchMatch } from "../text/search.ts";
 import { READ_ANNOTATIONS, readPad, untrustedShape } from "./_reading.ts";
 import {
   countField,

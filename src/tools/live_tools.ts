@@ -7,12 +7,12 @@
  */
 
 import { z } from "zod";
-import { type Diff, unifiedDiff } from "../diff.ts";
-import { LivePads } from "../live_pads.ts";
-import type { LoggedOperation } from "../revision_log.ts";
-import type { PadSession } from "../session.ts";
-import type { EditOutcome } from "../session_pool.ts";
-import type { UserId } from "../protocol.ts";
+import { type Diff, unifiedDiff } from "../text/diff.ts";
+import { LivePads } from "../backend/live_pads.ts";
+import type { LoggedOperation } from "../rustpad/revision_log.ts";
+import type { PadSession } from "../rustpad/session.ts";
+import type { EditOutcome } from "../rustpad/session_pool.ts";
+import type { UserId } from "../rustpad/protocol.ts";
 import {
   idempotencyKeySchema,
   notConfirmed,

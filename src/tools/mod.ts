@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ToolName } from "../config.ts";
+import type { ToolName } from "../config/config.ts";
 import type { ToolContext } from "./_shared.ts";
 import { registerEditDocument } from "./edit_tools.ts";
 import {

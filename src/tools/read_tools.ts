@@ -7,9 +7,9 @@
  */
 
 import { z } from "zod";
-import { advanceCodePoints, codePointLength } from "../_code_points.ts";
-import { pageText } from "../paging.ts";
-import { MAX_TEXT_LENGTH } from "../protocol.ts";
+import { advanceCodePoints, codePointLength } from "../ot/code_points.ts";
+import { pageText } from "../text/paging.ts";
+import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
 import { READ_ANNOTATIONS, readPad, untrustedShape } from "./_reading.ts";
 import {
   countField,

@@ -6,11 +6,11 @@
  */
 
 import { z } from "zod";
-import { codePointLength } from "../_code_points.ts";
-import { type Diff, unifiedDiff } from "../diff.ts";
-import { appendOperation } from "../edits.ts";
-import type { TextOperation } from "../operation.ts";
-import type { PadSession } from "../session.ts";
+import { codePointLength } from "../ot/code_points.ts";
+import { type Diff, unifiedDiff } from "../text/diff.ts";
+import { appendOperation } from "../text/edits.ts";
+import type { TextOperation } from "../ot/operation.ts";
+import type { PadSession } from "../rustpad/session.ts";
 import {
   checkResultLength,
   confirmTokenSchema,

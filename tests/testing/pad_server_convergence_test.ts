@@ -2,12 +2,12 @@
 // the server's text.
 
 import assert from "node:assert/strict";
-import { TextOperation } from "../../src/operation.ts";
+import { TextOperation } from "../../src/ot/operation.ts";
 import {
   encodeMessage,
   parseServerMessage,
   type ServerMessage,
-} from "../../src/protocol.ts";
+} from "../../src/rustpad/protocol.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { delay, TestClient, waitForQuiet, waitUntil } from "./_test_client.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { connect, errorOf, structured, waitFor } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
-import { LivePads } from "../../src/live_pads.ts";
+import { LivePads } from "../../src/backend/live_pads.ts";
 import { PadDatabase, startPadServer } from "../../src/testing/mod.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

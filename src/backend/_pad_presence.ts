@@ -1,0 +1,226 @@
+// Where people are in one pad, kept current for one session at a time:
+// every person's cursors moved through each operation as editors move them
+// (the server sends a cursor only when it moves), when each last moved or
+// typed, the names of everyone seen, who was near each of our own edits,
+// and our own caret shown to people after each edit, at most five cursor
+// updates a second (Rustpad drops connections whose 16-message metadata
+// queue overflows).
+
+import { Coalescer } from "./coalescer.ts";
+import type { LoggedOperation } from "../rustpad/revision_log.ts";
+import {
+  caretAfter,
+  changedRanges,
+  peopleInRanges,
+  type PersonCursors,
+  type PersonInRange,
+  positionsOf,
+  type TextPosition,
+} from "../rustpad/presence.ts";
+import type { UserId } from "../rustpad/protocol.ts";
+import type { PadSession } from "../rustpad/session.ts";
+
+/** A person in a pad and where their cursors are, for tools to report. */
+export interface PersonPresence {
+  /** Their user id on this connection's view of the pad. */
+  id: UserId;
+  /** Display name (untrusted). */
+  name: string;
+  /** Cursor positions. */
+  cursors: TextPosition[];
+  /** Selections. */
+  selections: { start: TextPosition; end: TextPosition }[];
+  /** Milliseconds since their cursor last moved or they last typed. */
+  idleMs: number;
+}
+
+/** At most this many cursor updates per second per pad. */
+const CURSOR_UPDATES_PER_SECOND = 5;
+/** Own edits whose nearby people are remembered. */
+const NEARBY_KEPT = 100;
+
+interface Cursor {
+  cursors: number[];
+  selections: [number, number][];
+  movedAt: number;
+}
+
+/** Whether user `id` is this process on `session` (the pool's answer). */
+export type IsOwnAuthor = (session: PadSession, id: UserId) => boolean;
+
+export class PadPresence {
+  #isOwn: IsOwnAuthor;
+  #session: PadSession | undefined;
+  #cursors = new Map<UserId, Cursor>();
+  #names = new Map<UserId, string>();
+  /** Our caret in the server's text, once we edited. */
+  #caret: number | undefined;
+  #caretDirty = false;
+  #beacon = this.#newBeacon();
+  #nearby = new Map<number, PersonInRange[]>();
+
+  /** `isOwn` tells our own edits and cursors from people's. */
+  constructor(isOwn: IsOwnAuthor) {
+    this.#isOwn = isOwn;
+  }
+
+  /** Follow `session` from now on; its initial cursors count as just moved. */
+  follow(session: PadSession): void {
+    this.#beacon.close();
+    this.#beacon = this.#newBeacon();
+    this.#session = session;
+    this.#caret = undefined;
+    this.#caretDirty = false;
+    const now = Date.now();
+    this.#cursors = new Map(
+      [...session.cursors].filter(([id]) => !this.#isOwn(session, id))
+        .map(([id, data]) => [id, {
+          cursors: [...data.cursors],
+          selections: data.selections.map(([a, b]) => [a, b]),
+          movedAt: now,
+        }]),
+    );
+    this.onUsers();
+  }
+
+  /** Stop sending our caret (the session ended). */
+  stop(): void {
+    this.#beacon.close();
+    this.#session = undefined;
+  }
+
+  /** Move everything through one history operation. */
+  onOperation(entry: LoggedOperation): void {
+    const session = this.#session;
+    if (!session) return;
+    const moved = (position: number) =>
+      entry.operation.transformIndex(position);
+    for (const cursor of this.#cursors.values()) {
+      cursor.cursors = cursor.cursors.map(moved);
+      cursor.selections = cursor.selections.map(([a, b]) => [
+        moved(a),
+        moved(b),
+      ]);
+    }
+    if (this.#caret !== undefined) this.#caret = moved(this.#caret);
+    if (!this.#isOwn(session, entry.author)) {
+      const cursor = this.#cursors.get(entry.author);
+      if (cursor) cursor.movedAt = Date.now();
+      return;
+    }
+    this.#recordNearby(session, entry);
+    this.#caret = caretAfter(entry.operation);
+    this.#caretDirty = true;
+    this.#beacon.poke();
+  }
+
+  /** A person's cursor arrived. */
+  onCursor(id: UserId): void {
+    const session = this.#session;
+    const data = session?.cursors.get(id);
+    if (!session || !data || this.#isOwn(session, id)) return;
+    this.#cursors.set(id, {
+      cursors: [...data.cursors],
+      selections: data.selections.map(([a, b]) => [a, b]),
+      movedAt: Date.now(),
+    });
+  }
+
+  /** People joined, renamed or left. */
+  onUsers(): void {
+    const users = this.#session?.users;
+    if (!users) return;
+    for (const [id, info] of users) this.#names.set(id, info.name);
+    for (const id of this.#cursors.keys()) {
+      if (!users.has(id)) this.#cursors.delete(id);
+    }
+  }
+
+  /** Everyone else in the pad, positions in the server's text now. */
+  people(): PersonPresence[] {
+    const session = this.#session;
+    if (!session?.isOpen) return [];
+    const now = Date.now();
+    const text = session.serverText;
+    const people: PersonPresence[] = [];
+    for (const [id, info] of session.users) {
+      if (this.#isOwn(session, id)) continue;
+      const cursor = this.#cursors.get(id);
+      const count = cursor?.cursors.length ?? 0;
+      const positions = positionsOf(
+        text,
+        cursor ? [...cursor.cursors, ...cursor.selections.flat()] : [],
+      );
+      const ends = positions.slice(count);
+      people.push({
+        id,
+        name: info.name,
+        cursors: positions.slice(0, count),
+        selections: (cursor?.selections ?? []).map((_, index) => ({
+          start: ends[2 * index]!,
+          end: ends[2 * index + 1]!,
+        })),
+        idleMs: cursor ? now - cursor.movedAt : Infinity,
+      });
+    }
+    return people;
+  }
+
+  /** People who moved or typed within `withinMs`, raw offsets. */
+  recentCursors(withinMs: number): PersonCursors[] {
+    if (!this.#session?.isOpen) return [];
+    const since = Date.now() - withinMs;
+    return [...this.#cursors]
+      .filter(([, cursor]) => cursor.movedAt >= since)
+      .map(([id, cursor]) => ({
+        name: this.name(id),
+        cursors: cursor.cursors,
+        selections: cursor.selections,
+      }));
+  }
+
+  /** Who was at our own edit at `revision`. */
+  nearby(revision: number): PersonInRange[] {
+    return this.#nearby.get(revision) ?? [];
+  }
+
+  /** A name for user `id`, even after they left. */
+  name(id: UserId): string {
+    return this.#names.get(id) ?? `user ${id}`;
+  }
+
+  #recordNearby(session: PadSession, entry: LoggedOperation): void {
+    if (this.#cursors.size === 0) return;
+    let text: string;
+    try {
+      text = session.textAt(entry.revision + 1);
+    } catch {
+      return;
+    }
+    const people = [...this.#cursors].map(([id, cursor]) => ({
+      name: this.name(id),
+      cursors: cursor.cursors,
+      selections: cursor.selections,
+    }));
+    const hits = peopleInRanges(text, people, changedRanges(entry.operation), {
+      by: "line",
+    });
+    if (hits.length === 0) return;
+    this.#nearby.set(entry.revision, hits);
+    for (const key of this.#nearby.keys()) {
+      if (this.#nearby.size <= NEARBY_KEPT) break;
+      this.#nearby.delete(key);
+    }
+  }
+
+  #newBeacon(): Coalescer {
+    return new Coalescer(1000 / CURSOR_UPDATES_PER_SECOND, () => {
+      const session = this.#session;
+      if (!this.#caretDirty || this.#caret === undefined || !session?.isOpen) {
+        return;
+      }
+      this.#caretDirty = false;
+      session.sendCursor({ cursors: [this.#caret], selections: [] });
+    });
+  }
+}

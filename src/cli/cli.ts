@@ -1,0 +1,131 @@
+/**
+ * The command-line entry: flags, configuration from the environment, and
+ * the MCP server on stdio until the client closes stdin, or over HTTP with
+ * `--http [HOST:]PORT` until SIGTERM or SIGINT. Stdout carries only
+ * the protocol; everything else goes to stderr.
+ *
+ * @module
+ */
+
+import process from "node:process";
+import { parseArgs } from "node:util";
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { parseListen } from "../mcp/_http_guard.ts";
+import { PendingRequests } from "../mcp/_pending_requests.ts";
+import { runSearchProcess, SEARCH_PROCESS_FLAG } from "../text/_search_process.ts";
+import { runHttp } from "./_http_main.ts";
+import { ConfigError, configFromEnvironment, usage } from "../config/config.ts";
+import { createServer } from "../mcp/server.ts";
+import { VERSION } from "../config/version.ts";
+
+/** How long requests still being answered when stdin closes may take. */
+const STDIN_END_GRACE_MS = 10_000;
+
+/** Exit code for a bad flag or configuration value. */
+const USAGE_EXIT_CODE = 2;
+
+/**
+ * Run the CLI: `--help`, `--version`, `--http [HOST:]PORT` (serve MCP over
+ * Streamable HTTP until SIGTERM or SIGINT), or serve MCP over stdio until
+ * stdin closes.
+ *
+ * @param args The command-line arguments, without the program.
+ * @returns The process exit code.
+ *
+ * @example
+ * ```ts ignore
+ * import { main } from "@rustpad-mcp/server";
+ *
+ * Deno.exit(await main(Deno.args));
+ * ```
+ */
+export async function main(args: string[]): Promise<number> {
+  // A compiled binary runs its own regex searches (see bounded_search.ts).
+  if (args[0] === SEARCH_PROCESS_FLAG) return await runSearchProcess();
+  let flags: {
+    help?: boolean | undefined;
+    version?: boolean | undefined;
+    http?: string | undefined;
+  };
+  try {
+    flags = parseArgs({
+      args,
+      options: {
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "V" },
+        http: { type: "string" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    console.error(
+      `rustpad-mcp: ${
+        (error as Error).message
+      }; see --help (configuration is by environment variables)`,
+    );
+    return USAGE_EXIT_CODE;
+  }
+  if (flags.help) {
+    // Not serving MCP, so stdout is free for the usage text.
+    await writeStdout(usage(VERSION));
+    return 0;
+  }
+  if (flags.version) {
+    await writeStdout(`rustpad-mcp ${VERSION}\n`);
+    return 0;
+  }
+
+  let config;
+  try {
+    config = configFromEnvironment();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`rustpad-mcp: ${error.message}`);
+    return USAGE_EXIT_CODE;
+  }
+
+  let listen = config.listen;
+  if (flags.http !== undefined) {
+    listen = parseListen(flags.http);
+    if (listen === undefined) {
+      console.error(
+        `rustpad-mcp: --http ${
+          JSON.stringify(flags.http)
+        } is not accepted: expected [HOST:]PORT such as 8080 or 0.0.0.0:8080`,
+      );
+      return USAGE_EXIT_CODE;
+    }
+  }
+  if (listen !== undefined) return await runHttp(config, listen);
+
+  const server = createServer(config);
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  const pending = new PendingRequests(transport);
+  // Answer what was asked before stdin closed, then stop.
+  process.stdin.once("end", async () => {
+    await pending.settled(STDIN_END_GRACE_MS);
+    await server.close();
+  });
+  console.error(
+    `rustpad-mcp ${VERSION}: serving on stdio for ${config.rustpadUrl.href} with ${config.tools.size} tools`,
+  );
+  if (config.confirm === "never") {
+    console.error(
+      "rustpad-mcp: warning: RUSTPAD_CONFIRM=never: no write asks a person first, not even one that replaces a whole pad",
+    );
+  }
+  await server.closed;
+  await server.close();
+  return 0;
+}
+
+async function writeStdout(text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  let written = 0;
+  while (written < bytes.length) {
+    written += await Deno.stdout.write(bytes.subarray(written));
+  }
+}

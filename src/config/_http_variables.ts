@@ -1,0 +1,146 @@
+// The rows of the variables table for HTTP mode and replicas, spread into
+// VARIABLES in _config_variables.ts. Kept here so the parsers that only
+// these variables use (listen address, bearer token, shared secret) live
+// beside them.
+
+import {
+  integerValue,
+  listValue,
+  notAccepted,
+  type ValueParser,
+} from "./_parse.ts";
+import type { Settings, Variable } from "./_variables.ts";
+import {
+  type ListenAddress,
+  MIN_TOKEN_LENGTH,
+  parseListen,
+} from "../mcp/_http_guard.ts";
+
+const MIN_SECRET_BYTES = 32;
+const MAX_SECRET_LENGTH = 4096;
+
+type HttpKey =
+  | "listen"
+  | "httpToken"
+  | "allowedHosts"
+  | "allowedOrigins"
+  | "sessionIdleS"
+  | "maxSessions"
+  | "confirmSecret";
+
+function listenValue(): ValueParser<ListenAddress | undefined> {
+  return (value, name) => {
+    if (value === undefined) return undefined;
+    const address = parseListen(value);
+    if (address === undefined) {
+      throw notAccepted(
+        name,
+        value,
+        "expected [HOST:]PORT such as 8080, 127.0.0.1:8080 or [::1]:8080, port 0 to 65535",
+      );
+    }
+    return address;
+  };
+}
+
+/** A secret: never echoed, no whitespace or control characters. */
+function secretValue<T>(
+  minimum: string,
+  long: (text: string) => boolean,
+  convert: (text: string) => T,
+): ValueParser<T | undefined> {
+  return (value, name) => {
+    if (value === undefined) return undefined;
+    const text = value.trim();
+    if (
+      !long(text) || text.length > MAX_SECRET_LENGTH || /[\s\p{Cc}]/u.test(text)
+    ) {
+      throw notAccepted(
+        name,
+        value,
+        `expected ${minimum} without spaces or control characters, such as the output of: openssl rand -base64 48`,
+        true,
+      );
+    }
+    return convert(text);
+  };
+}
+
+/** The HTTP rows, in --help order. */
+export const HTTP_VARIABLES: {
+  readonly [K in HttpKey]-?: Variable<Settings[K]>;
+} = {
+  listen: {
+    name: "RUSTPAD_MCP_LISTEN",
+    meaning:
+      "Serve MCP over Streamable HTTP at /mcp on [HOST:]PORT instead of stdio, like --http; HOST defaults to 127.0.0.1.",
+    default: "unset (stdio)",
+    parse: listenValue(),
+  },
+  httpToken: {
+    name: "RUSTPAD_MCP_TOKEN",
+    meaning:
+      `Bearer token HTTP clients must send, at least ${MIN_TOKEN_LENGTH} characters; required to listen on anything but loopback.`,
+    default: "none",
+    parse: secretValue(
+      `at least ${MIN_TOKEN_LENGTH} characters`,
+      (text) => text.length >= MIN_TOKEN_LENGTH,
+      (text) => text,
+    ),
+  },
+  allowedHosts: {
+    name: "RUSTPAD_MCP_ALLOWED_HOSTS",
+    meaning:
+      "Comma-separated Host header values HTTP requests may carry besides localhost, 127.0.0.1 and [::1]: name or name:port.",
+    default: "loopback names only",
+    parse: listValue({
+      fallback: [],
+      check: (item) =>
+        /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(
+          item,
+        ),
+      accepted: "host names, optionally with :port",
+    }),
+  },
+  allowedOrigins: {
+    name: "RUSTPAD_MCP_ALLOWED_ORIGINS",
+    meaning:
+      "Comma-separated browser origins allowed besides loopback ones, such as https://agents.example.com.",
+    default: "loopback origins only",
+    parse: listValue({
+      fallback: [],
+      check: (item) => /^https?:\/\/[^/\s]+$/.test(item),
+      accepted: "origins such as https://agents.example.com (no path)",
+    }),
+  },
+  sessionIdleS: {
+    name: "RUSTPAD_MCP_SESSION_IDLE_S",
+    meaning:
+      "Close an HTTP session after this many seconds without a request: an integer from 1 to 604800.",
+    default: "1800",
+    parse: integerValue({
+      min: 1,
+      max: 604_800,
+      fallback: 1800,
+      unit: "seconds",
+    }),
+  },
+  maxSessions: {
+    name: "RUSTPAD_MCP_MAX_SESSIONS",
+    meaning:
+      "The most live HTTP sessions; a new one beyond it gets 503: an integer from 1 to 100000.",
+    default: "1000",
+    parse: integerValue({ min: 1, max: 100_000, fallback: 1000 }),
+  },
+  confirmSecret: {
+    name: "RUSTPAD_CONFIRM_SECRET",
+    meaning:
+      `Key that signs confirm_token, at least ${MIN_SECRET_BYTES} bytes; replicas behind one load balancer share it so a token from one is accepted by another.`,
+    default: "random per process",
+    parse: secretValue(
+      `at least ${MIN_SECRET_BYTES} bytes`,
+      (text) => new TextEncoder().encode(text).length >= MIN_SECRET_BYTES,
+      (text) => new TextEncoder().encode(text),
+    ),
+  },
+};

@@ -1,0 +1,136 @@
+// The table of environment variables: one row per setting, keyed by its
+// field in `Config`, in the order `--help` lists them. The type ties each
+// row to its field, so a field without a row (or a parser of the wrong type)
+// does not compile.
+//
+// Adding a variable: add the field (with its JSDoc) to `Config` in
+// config.ts, and a row here built from a parser in _config_parse.ts. Nothing
+// else changes: loadConfig, configFromEnvironment, CONFIG_VARIABLES and
+// --help all read this table. A check across several variables goes in
+// loadConfig.
+
+import {
+  booleanValue,
+  choiceValue,
+  integerValue,
+  textValue,
+  toolListValue,
+  urlValue,
+  type ValueParser,
+} from "./_parse.ts";
+import type { Config } from "./config.ts";
+import { HTTP_VARIABLES } from "./_http_variables.ts";
+import {
+  ESSENTIAL_TOOLS,
+  READ_TOOLS,
+  TOOL_NAMES,
+  type ToolName,
+} from "./tool_names.ts";
+
+/** One environment variable and how to read it. */
+export interface Variable<T> {
+  readonly name: string;
+  /** One or two sentences for --help and README. */
+  readonly meaning: string;
+  /** The default as --help shows it. */
+  readonly default: string;
+  readonly parse: ValueParser<T>;
+}
+
+/** What the variables give, before the tool lists combine into `tools`. */
+export type Settings = Omit<Config, "tools"> & {
+  readonly allowTools: ReadonlySet<ToolName> | undefined;
+  readonly denyTools: ReadonlySet<ToolName> | undefined;
+};
+
+const DEFAULT_URL = "https://rustpad.io";
+const MAX_USER_NAME_LENGTH = 64;
+const MAX_TIMEOUT_MS = 3_600_000;
+
+/** Every variable, keyed by its setting, in --help order. */
+export const VARIABLES: {
+  readonly [K in keyof Settings]-?: Variable<Settings[K]>;
+} = {
+  rustpadUrl: {
+    name: "RUSTPAD_URL",
+    meaning:
+      "Base URL of the Rustpad server: http or https, no query, fragment or credentials; a path prefix is kept.",
+    default: DEFAULT_URL,
+    parse: urlValue(DEFAULT_URL),
+  },
+  allowTools: {
+    name: "RUSTPAD_ALLOW_TOOLS",
+    meaning:
+      `Comma-separated tool names to register, nothing else. The word "essential" stands for ${
+        ESSENTIAL_TOOLS.join(", ")
+      }. Tools: ${TOOL_NAMES.join(", ")}.`,
+    default: "all tools",
+    parse: toolListValue(),
+  },
+  denyTools: {
+    name: "RUSTPAD_DENY_TOOLS",
+    meaning:
+      'Comma-separated tool names never to register ("essential" allowed), applied after RUSTPAD_ALLOW_TOOLS.',
+    default: "none",
+    parse: toolListValue(),
+  },
+  readOnly: {
+    name: "RUSTPAD_READ_ONLY",
+    meaning: `true, 1 or yes (any case): register only the read tools (${
+      READ_TOOLS.join(", ")
+    }); false, 0 or no: no such limit.`,
+    default: "false",
+    parse: booleanValue(false),
+  },
+  elicitation: {
+    name: "ELICITATION",
+    meaning:
+      "false, 0 or no: destructive writes are always confirmed with the two-call confirm_token path, never a dialog. The confirmation itself never goes away.",
+    default: "true",
+    parse: booleanValue(true),
+  },
+  confirm: {
+    name: "RUSTPAD_CONFIRM",
+    meaning:
+      "Which writes ask a person first: destructive (tools annotated destructive, when they would destroy text), always (every write tool) or never (nothing asks, for unattended automation; a warning is printed at start).",
+    default: "destructive",
+    parse: choiceValue(["destructive", "always", "never"], "destructive"),
+  },
+  requireRead: {
+    name: "RUSTPAD_REQUIRE_READ",
+    meaning:
+      "true, 1 or yes: a write to a non-empty pad fails unless this MCP connection read the pad first (get_document, read_lines, search_document or get_document_info).",
+    default: "false",
+    parse: booleanValue(false),
+  },
+  userName: {
+    name: "RUSTPAD_USER_NAME",
+    meaning:
+      `The name shown to the people in a pad the server writes to: 1 to ${MAX_USER_NAME_LENGTH} characters, no control characters.`,
+    default: "rustpad-mcp",
+    parse: textValue({
+      fallback: "rustpad-mcp",
+      maxLength: MAX_USER_NAME_LENGTH,
+    }),
+  },
+  userHue: {
+    name: "RUSTPAD_USER_HUE",
+    meaning:
+      "The colour shown to the people in a pad: an integer hue from 0 to 359.",
+    default: "200",
+    parse: integerValue({ min: 0, max: 359, fallback: 200 }),
+  },
+  timeoutMs: {
+    name: "RUSTPAD_TIMEOUT_MS",
+    meaning:
+      `Bound on every network wait, in milliseconds: an integer from 1 to ${MAX_TIMEOUT_MS}.`,
+    default: "15000",
+    parse: integerValue({
+      min: 1,
+      max: MAX_TIMEOUT_MS,
+      fallback: 15_000,
+      unit: "milliseconds",
+    }),
+  },
+  ...HTTP_VARIABLES,
+};

@@ -1,0 +1,135 @@
+// The live MCP sessions of the HTTP server: one SDK Streamable HTTP
+// transport and one MCP server each, all on the process's one backend (so
+// all of them share one pad connection per pad). Bounded in number and in
+// idle time, so memory stays bounded whatever clients do.
+
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Backend } from "../backend/backend.ts";
+import { createServer, type RustpadMcpServer } from "./server.ts";
+
+/** One MCP session. */
+export interface HttpSession {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly server: RustpadMcpServer;
+  /** Requests (and SSE streams) still open; never idle while above 0. */
+  open: number;
+  /** When the last request ended, by the table's clock. */
+  lastActive: number;
+}
+
+/** Limits of {@linkcode SessionTable}. */
+export interface SessionTableOptions {
+  /** Close a session after this long without a request. */
+  idleMs: number;
+  /** Refuse new sessions while this many are live. */
+  maxSessions: number;
+  now?: () => number;
+}
+
+/** The live sessions by `Mcp-Session-Id`. */
+export class SessionTable {
+  readonly #backend: Backend;
+  readonly #options: SessionTableOptions;
+  readonly #now: () => number;
+  readonly #sessions = new Map<string, HttpSession>();
+  /** Sessions made for an initialize request that has no id yet. */
+  #starting = 0;
+  readonly #sweeper: ReturnType<typeof setInterval>;
+
+  constructor(backend: Backend, options: SessionTableOptions) {
+    this.#backend = backend;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    const period = Math.max(50, Math.min(options.idleMs / 4, 30_000));
+    this.#sweeper = setInterval(() => this.#sweep(), period);
+    Deno.unrefTimer(this.#sweeper as unknown as number);
+  }
+
+  /** Live sessions, those still initializing included. */
+  get size(): number {
+    return this.#sessions.size + this.#starting;
+  }
+
+  /** Whether a new session would go over the cap. */
+  get full(): boolean {
+    return this.size >= this.#options.maxSessions;
+  }
+
+  /** The session with this id, if it is live. */
+  get(id: string): HttpSession | undefined {
+    return this.#sessions.get(id);
+  }
+
+  /**
+   * A fresh session for an initialize request. It enters the table when the
+   * transport assigns its id; `settle` (after the request is handled) drops
+   * it if that never happened.
+   */
+  async start(): Promise<{ session: HttpSession; settle: () => void }> {
+    this.#starting++;
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      this.#starting--;
+      if (session.transport.sessionId === undefined) {
+        void session.server.close();
+      }
+    };
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => {
+        this.#sessions.set(id, session);
+      },
+    });
+    const server = createServer(this.#backend.config, {
+      backend: this.#backend,
+    });
+    const session: HttpSession = {
+      transport,
+      server,
+      open: 0,
+      lastActive: this.#now(),
+    };
+    // Closed by DELETE, expiry, shutdown or the transport itself: forget it.
+    void server.closed.then(() => {
+      const id = transport.sessionId;
+      if (id !== undefined && this.#sessions.get(id) === session) {
+        this.#sessions.delete(id);
+      }
+    });
+    await server.connect(transport);
+    return { session, settle };
+  }
+
+  /** Mark a request on `session` as started; returns its end. */
+  enter(session: HttpSession): () => void {
+    session.open++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      session.open--;
+      session.lastActive = this.#now();
+    };
+  }
+
+  /** Close every session and stop sweeping. */
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.allSettled(sessions.map((session) => session.server.close()));
+  }
+
+  #sweep(): void {
+    const cutoff = this.#now() - this.#options.idleMs;
+    for (const [id, session] of this.#sessions) {
+      if (session.open === 0 && session.lastActive <= cutoff) {
+        this.#sessions.delete(id);
+        void session.server.close().catch(() => {});
+      }
+    }
+  }
+}

@@ -1,0 +1,331 @@
+/**
+ * The document state a session folds from the server's messages, apart from
+ * the socket that carries them: the text with our pending edits, the text at
+ * the server's revision, the recent history with authors and inverses, and
+ * who is in the pad. Pure: no timers, no I/O.
+ *
+ * @module
+ */
+
+import {
+  applyClient,
+  applyServer,
+  type ClientState,
+  type EditToSend,
+  serverAck,
+  synchronized,
+} from "../ot/client_state.ts";
+import type { TextOperation } from "../ot/operation.ts";
+import {
+  type CursorData,
+  MAX_TEXT_LENGTH,
+  type ServerMessage,
+  type UserId,
+  type UserInfo,
+  type UserOperation,
+} from "./protocol.ts";
+import { type LoggedOperation, RevisionLog } from "./revision_log.ts";
+import type { SessionError } from "./session_error.ts";
+import { TextBuffer } from "../ot/text_buffer.ts";
+
+/** Something that changed in a pad, for {@linkcode PadState.subscribe}. */
+export type SessionEvent =
+  | { readonly type: "operation"; readonly entry: LoggedOperation }
+  | { readonly type: "users" }
+  | { readonly type: "cursor"; readonly id: UserId }
+  | { readonly type: "language"; readonly language: string }
+  | { readonly type: "closed"; readonly error: SessionError | undefined };
+
+/**
+ * The most people a pad may list. Rustpad numbers connections per pad from
+ * 0, so only a hostile server sends more; past it the session fails.
+ */
+export const MAX_USERS = 10_000;
+
+/** Receives {@linkcode SessionEvent}s. */
+export type SessionListener = (event: SessionEvent) => void;
+
+/**
+ * A pad's state as one client sees it, folded from server messages and its
+ * own edits through the {@link ../ot/client_state.ts | client state machine}.
+ *
+ * @example Fold a history, then rebase an edit made against revision 1
+ * ```ts
+ * import { PadState, TextOperation } from "@rustpad-mcp/server";
+ * import assert from "node:assert/strict";
+ *
+ * const state = new PadState();
+ * state.receive({ History: { start: 0, operations: [
+ *   { id: 1, operation: TextOperation.fromJSON(["world"]) },
+ *   { id: 2, operation: TextOperation.fromJSON(["hello ", 5]) },
+ * ] } }, 0, () => {});
+ * const late = state.rebase(TextOperation.fromJSON([5, "!"]), 1);
+ * assert.equal(late.apply(state.text), "hello world!");
+ * ```
+ */
+export class PadState {
+  #client: ClientState = synchronized(0);
+  #local = new TextBuffer();
+  #server = new TextBuffer();
+  #log = new RevisionLog();
+  #authors: UserId[] = [];
+  #language: string | null = null;
+  #users = new Map<UserId, UserInfo>();
+  #cursors = new Map<UserId, CursorData>();
+  #listeners = new Set<SessionListener>();
+
+  /** The text with our pending edits. */
+  get text(): string {
+    return this.#local.toString();
+  }
+
+  /** Length of {@linkcode PadState.text} in code points. */
+  get length(): number {
+    return this.#local.length;
+  }
+
+  /** The text at {@linkcode PadState.revision}, as the server has it. */
+  get serverText(): string {
+    return this.#server.toString();
+  }
+
+  /** History operations applied. */
+  get revision(): number {
+    return this.#client.revision;
+  }
+
+  /** The oldest revision {@linkcode PadState.textAt} and rebase accept. */
+  get oldestRevision(): number {
+    return this.#log.oldestRevision;
+  }
+
+  /** Whether edits of ours wait for their acknowledgement. */
+  get hasPendingEdits(): boolean {
+    return this.#client.kind !== "synchronized";
+  }
+
+  /** The editor language, or `null` if never set. */
+  get language(): string | null {
+    return this.#language;
+  }
+
+  /** Everyone announced in the pad, by user id. */
+  get users(): ReadonlyMap<UserId, UserInfo> {
+    return this.#users;
+  }
+
+  /** Cursor data by user id. */
+  get cursors(): ReadonlyMap<UserId, CursorData> {
+    return this.#cursors;
+  }
+
+  /**
+   * The author of history operation `revision`, however old.
+   *
+   * @param revision The operation's index in the history.
+   * @returns The author, or `undefined` if not seen yet.
+   */
+  authorOf(revision: number): UserId | undefined {
+    return this.#authors[revision];
+  }
+
+  /**
+   * The operations since `revision`, within the log's window.
+   *
+   * @param revision A revision from {@linkcode PadState.oldestRevision} on.
+   * @returns Oldest first.
+   * @throws {RangeError} Outside the window.
+   */
+  operationsSince(revision: number): readonly LoggedOperation[] {
+    return this.#log.since(revision);
+  }
+
+  /**
+   * The server's text at `revision`.
+   *
+   * @param revision A revision within the window.
+   * @returns The text then.
+   * @throws {RangeError} Outside the window.
+   */
+  textAt(revision: number): string {
+    return this.#log.textAt(revision, this.#server);
+  }
+
+  /**
+   * Turn an operation made against the text at `baseRevision` into one on
+   * {@linkcode PadState.text}, transformed over everything since with ours
+   * first at a tie, as the server transforms an incoming edit.
+   *
+   * @param operation Based on the text at `baseRevision`.
+   * @param baseRevision A revision within the window.
+   * @returns The operation to submit now.
+   * @throws {RangeError} Outside the window, or if the operation does not
+   * fit the text at `baseRevision`.
+   */
+  rebase(operation: TextOperation, baseRevision: number): TextOperation {
+    const since = this.#log.since(baseRevision);
+    const baseLength = since[0]?.operation.baseLength ?? this.#server.length;
+    if (operation.baseLength !== baseLength) {
+      throw new RangeError(
+        `Cannot rebase edit as its base length ${operation.baseLength} differs from the pad length at revision ${baseRevision}: length then was ${baseLength}`,
+      );
+    }
+    let rebased = operation;
+    for (const entry of since) [rebased] = rebased.transform(entry.operation);
+    const client = this.#client;
+    if (client.kind === "awaitingConfirm") {
+      [rebased] = rebased.transform(client.outstanding);
+    } else if (client.kind === "awaitingWithBuffer") {
+      [rebased] = rebased.transform(client.outstanding.compose(client.buffer));
+    }
+    return rebased;
+  }
+
+  /**
+   * Apply our own operation to the local text.
+   *
+   * @param operation Based on {@linkcode PadState.text}.
+   * @returns The edit to send now, if nothing was in flight.
+   * @throws {RangeError} If it does not fit or the result is over Rustpad's
+   * limit; nothing changes.
+   */
+  applyLocal(operation: TextOperation): EditToSend | undefined {
+    if (operation.baseLength !== this.#local.length) {
+      throw new RangeError(
+        `Cannot submit edit as its base length ${operation.baseLength} differs from the pad length: current length is ${this.#local.length}`,
+      );
+    }
+    if (operation.targetLength > MAX_TEXT_LENGTH) {
+      throw new RangeError(
+        `Cannot submit edit as the pad would be ${operation.targetLength} code points, over Rustpad's limit of ${MAX_TEXT_LENGTH}: current length is ${this.#local.length}`,
+      );
+    }
+    const transition = applyClient(this.#client, operation);
+    this.#local.apply(operation);
+    this.#client = transition.state;
+    return transition.send;
+  }
+
+  /**
+   * Fold one server message (anything after `Identity`).
+   *
+   * @param message The message.
+   * @param ownId This connection's user id, whose history entries are
+   * acknowledgements.
+   * @param onAck Called at each acknowledgement, with the buffered edit to
+   * send next if any.
+   * @throws {RangeError} If history operations are missing or do not fit.
+   * @throws {TypeError} On a second `Identity`, or an acknowledgement with
+   * nothing in flight.
+   */
+  receive(
+    message: ServerMessage,
+    ownId: UserId,
+    onAck: (send: EditToSend | undefined) => void,
+  ): void {
+    if ("History" in message) {
+      const { start, operations } = message.History;
+      this.#receiveHistory(start, operations, ownId, onAck);
+    } else if ("Language" in message) {
+      this.#language = message.Language;
+      this.#emit({ type: "language", language: message.Language });
+    } else if ("UserInfo" in message) {
+      const { id, info } = message.UserInfo;
+      if (info) {
+        this.#checkRoom(this.#users, id, "user");
+        this.#users.set(id, info);
+      } else {
+        this.#users.delete(id);
+        this.#cursors.delete(id);
+      }
+      this.#emit({ type: "users" });
+    } else if ("UserCursor" in message) {
+      this.#checkRoom(this.#cursors, message.UserCursor.id, "cursor");
+      this.#cursors.set(message.UserCursor.id, message.UserCursor.data);
+      this.#emit({ type: "cursor", id: message.UserCursor.id });
+    } else {
+      throw new TypeError(
+        `Cannot take a second Identity: current user id is ${ownId}`,
+      );
+    }
+  }
+
+  /**
+   * Be told of every change, after it is folded in. Listeners run in a
+   * microtask, so they may call back into the session.
+   *
+   * @param listener Called with each event.
+   * @returns A function that unsubscribes.
+   */
+  subscribe(listener: SessionListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Tell subscribers the session ended; no events follow.
+   *
+   * @param error Why, or `undefined` when closed on purpose.
+   */
+  end(error: SessionError | undefined): void {
+    this.#emit({ type: "closed", error });
+    this.#listeners.clear();
+  }
+
+  #receiveHistory(
+    start: number,
+    operations: readonly UserOperation[],
+    ownId: UserId,
+    onAck: (send: EditToSend | undefined) => void,
+  ): void {
+    for (const [offset, { id, operation }] of operations.entries()) {
+      const revision = start + offset;
+      // The server may resend operations we already have (overlap).
+      if (revision < this.#client.revision) continue;
+      if (revision > this.#client.revision) {
+        throw new RangeError(
+          `Cannot apply history from revision ${revision} as operations are missing: current revision is ${this.#client.revision}`,
+        );
+      }
+      const inverse = this.#server.applyAndInvert(operation);
+      this.#authors.push(id);
+      const entry = this.#log.append({ author: id, operation, inverse });
+      if (id === ownId) {
+        const { state, send } = serverAck(this.#client);
+        this.#client = state;
+        onAck(send);
+      } else {
+        const { state, apply } = applyServer(this.#client, operation);
+        this.#local.apply(apply);
+        this.#client = state;
+      }
+      this.#emit({ type: "operation", entry });
+    }
+  }
+
+  #checkRoom(
+    map: ReadonlyMap<UserId, unknown>,
+    id: UserId,
+    what: string,
+  ): void {
+    if (map.size >= MAX_USERS && !map.has(id)) {
+      throw new RangeError(
+        `Cannot track another ${what} as the pad already lists ${MAX_USERS}: current id is ${id}`,
+      );
+    }
+  }
+
+  #emit(event: SessionEvent): void {
+    if (this.#listeners.size === 0) return;
+    const listeners = [...this.#listeners];
+    queueMicrotask(() => {
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch {
+          // A listener's failure is its own; the session goes on.
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The recent history of a pad as the server applied it: each operation with
+ * its author and its inverse, so an edit made against an older revision can
+ * be rebased, a change undone, and the text at any recent revision rebuilt.
+ *
+ * @module
+ */
+
+import type { TextOperation } from "../ot/operation.ts";
+import type { UserId } from "./protocol.ts";
+import type { TextBuffer } from "../ot/text_buffer.ts";
+
+/** One history operation as the server applied it. */
+export interface LoggedOperation {
+  /** Its index in the history (0-based): the text before it is revision `revision`. */
+  readonly revision: number;
+  /** Who wrote it. */
+  readonly author: UserId;
+  /** The operation, based on the text at `revision`. */
+  readonly operation: TextOperation;
+  /** Undoes it: based on the text at `revision + 1`. */
+  readonly inverse: TextOperation;
+}
+
+/**
+ * How many operations a log keeps: edits made against a revision older than
+ * this many operations must be read again.
+ */
+export const REVISION_LOG_CAPACITY = 10_000;
+
+/**
+ * A bounded log of the latest history operations.
+ *
+ * @example
+ * ```ts
+ * import { RevisionLog, TextBuffer, TextOperation } from "@rustpad-mcp/server";
+ * import assert from "node:assert/strict";
+ *
+ * const text = new TextBuffer("");
+ * const log = new RevisionLog();
+ * for (const json of [["hi"], [2, "!"]]) {
+ *   const operation = TextOperation.fromJSON(json);
+ *   log.append({ author: 1, operation, inverse: text.applyAndInvert(operation) });
+ * }
+ * assert.equal(log.textAt(1, text), "hi");
+ * assert.equal(log.since(1).length, 1);
+ * ```
+ */
+export class RevisionLog {
+  #entries: LoggedOperation[] = [];
+  /** Index into #entries of the oldest live entry. */
+  #head = 0;
+  #revision = 0;
+  #capacity: number;
+
+  /**
+   * Make an empty log at revision 0.
+   *
+   * @param capacity How many operations to keep.
+   */
+  constructor(capacity: number = REVISION_LOG_CAPACITY) {
+    this.#capacity = capacity;
+  }
+
+  /** The revision after the newest operation. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** The oldest revision the log can rebuild or rebase from.. */
+  get oldestRevision(): number {
+    return this.#revision - (this.#entries.length - this.#head);
+  }
+
+  /**
+   * Record the next operation of the history.
+   *
+   * @param entry The operation, its author and inverse.
+   * @returns The entry as logged, with its revision.
+   */
+  append(entry: Omit<LoggedOperation, "revision">): LoggedOperation {
+    const logged = { revision: this.#revision, ...entry };
+    this.#entries.push(logged);
+    this.#revision++;
+    if (this.#entries.length - this.#head > this.#capacity) this.#head++;
+    // Compact now and then, so dropping old entries stays amortised O(1).
+    if (this.#head > this.#capacity) {
+      this.#entries = this.#entries.slice(this.#head);
+      this.#head = 0;
+    }
+    return logged;
+  }
+
+  /**
+   * The operations from `revision` to the newest, oldest first.
+   *
+   * @param revision A revision within the window.
+   * @returns The logged operations since then (empty at the newest).
+   * @throws {RangeError} If `revision` is outside the window.
+   */
+  since(revision: number): readonly LoggedOperation[] {
+    this.#check(revision, "read the history");
+    return this.#entries.slice(
+      this.#head + (revision - this.oldestRevision),
+    );
+  }
+
+  /**
+   * The text at `revision`, rebuilt from `current` (the text at the newest
+   * revision) by applying inverses.
+   *
+   * @param revision A revision within the window.
+   * @param current The text at {@linkcode RevisionLog.revision}; unchanged.
+   * @returns The text as it was at `revision`.
+   * @throws {RangeError} If `revision` is outside the window.
+   */
+  textAt(revision: number, current: TextBuffer): string {
+    const entries = this.since(revision);
+    if (entries.length === 0) return current.toString();
+    const text = current.clone();
+    for (let index = entries.length - 1; index >= 0; index--) {
+      text.apply(entries[index]!.inverse);
+    }
+    return text.toString();
+  }
+
+  #check(revision: number, action: string): void {
+    if (!Number.isSafeInteger(revision) || revision > this.#revision) {
+      throw new RangeError(
+        `Cannot ${action} at revision ${revision} as the pad is not there yet: current revision is ${this.#revision}; read the pad again`,
+      );
+    }
+    if (revision < this.oldestRevision) {
+      throw new RangeError(
+        `Cannot ${action} at revision ${revision} as only the last ${this.#capacity} operations are kept: oldest revision is ${this.oldestRevision}, current revision is ${this.#revision}; read the pad again`,
+      );
+    }
+  }
+}

@@ -1,0 +1,331 @@
+/**
+ * One live session per pad, shared by every tool call on that pad. Rustpad
+ * drops connections that fall 16 metadata messages behind, so a client that
+ * cares about the people in a pad keeps one connection per pad and announces
+ * itself once, rather than connecting for every call.
+ *
+ * @module
+ */
+
+import type { TextOperation } from "../ot/operation.ts";
+import type { UserId, UserInfo } from "./protocol.ts";
+import { type Acknowledgement, PadSession } from "./session.ts";
+import { EditNotAcknowledgedError } from "./session_error.ts";
+import { settleLostEdit } from "./_recovery.ts";
+
+/** Options for {@linkcode SessionPool}. */
+export interface SessionPoolOptions {
+  /**
+   * Bound on every network wait of a session.
+   *
+   * @default {15000}
+   */
+  timeoutMs?: number;
+  /** How the sessions appear to the people in the pad. */
+  user?: UserInfo;
+  /**
+   * Close a session after it has been unused this long.
+   *
+   * @default {120000}
+   */
+  idleMs?: number;
+}
+
+/** The outcome of {@linkcode SessionPool.edit}. */
+export interface EditOutcome extends Acknowledgement {
+  /** The pad's length in code points after the edit. */
+  length: number;
+  /**
+   * True when the connection dropped before the acknowledgement and the
+   * pad's history, read again on a new connection, shows the edit landed.
+   */
+  recovered: boolean;
+}
+
+/** Told of an id adopted by {@linkcode SessionPool.onAdopt}. */
+export type AdoptListener = (
+  padId: string,
+  session: PadSession,
+  userId: UserId,
+  fromRevision: number,
+) => void;
+
+/** As {@linkcode PadSession.open}. */
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+/** A departure is awaited for this many timeouts. */
+const DEPARTURE_WAIT_TIMEOUTS = 3;
+
+interface Entry {
+  session: Promise<PadSession>;
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Opens, reuses and closes pad sessions.
+ *
+ * @example
+ * ```ts
+ * import { SessionPool } from "@rustpad-mcp/server";
+ * import { startPadServer } from "@rustpad-mcp/server/testing";
+ * import assert from "node:assert/strict";
+ *
+ * await using server = await startPadServer();
+ * await using pool = new SessionPool(server.url);
+ * const first = await pool.get("notes");
+ * assert.equal(await pool.get("notes"), first);
+ * ```
+ */
+export class SessionPool {
+  #baseUrl: string | URL;
+  #options: SessionPoolOptions;
+  #entries = new Map<string, Entry>();
+  #closed = false;
+  /** Pads kept open whatever their idle time, with how many holds each. */
+  #retained = new Map<string, number>();
+  #openListeners = new Set<(padId: string, session: PadSession) => void>();
+  /** Earlier connections' ids whose edits a session recovered, per session. */
+  #adopted = new WeakMap<PadSession, Set<UserId>>();
+  #adoptListeners = new Set<AdoptListener>();
+
+  /**
+   * Make an empty pool; sessions open on first use.
+   *
+   * @param baseUrl The Rustpad base URL.
+   * @param options Timeout, announced user and idle time.
+   */
+  constructor(baseUrl: string | URL, options: SessionPoolOptions = {}) {
+    this.#baseUrl = baseUrl;
+    this.#options = options;
+  }
+
+  /**
+   * The open session on `padId`, connecting if there is none or the last
+   * one failed. Concurrent calls share one connection attempt.
+   *
+   * @param padId The pad id.
+   * @returns A ready session.
+   * @throws {SessionError} If connecting fails.
+   * @throws {TypeError} If the pool is closed or the pad id is invalid.
+   */
+  async get(padId: string): Promise<PadSession> {
+    if (this.#closed) {
+      throw new TypeError(
+        `Cannot open pad "${padId}" as the session pool is closed`,
+      );
+    }
+    const known = this.#entries.get(padId);
+    if (known) {
+      const session = await known.session.catch(() => undefined);
+      if (session?.isOpen) {
+        this.#touch(padId, known);
+        return session;
+      }
+      // Failed or closed: forget it, then connect anew.
+      await this.#drop(padId, known);
+    }
+    // A concurrent call may have started connecting meanwhile: share it.
+    const entry = this.#entries.get(padId) ?? this.#open(padId);
+    const session = await entry.session;
+    this.#touch(padId, entry);
+    return session;
+  }
+
+  #open(padId: string): Entry {
+    const entry: Entry = {
+      session: PadSession.open(this.#baseUrl, padId, {
+        ...this.#options.timeoutMs !== undefined &&
+          { timeoutMs: this.#options.timeoutMs },
+        ...this.#options.user !== undefined && { user: this.#options.user },
+      }),
+    };
+    this.#entries.set(padId, entry);
+    entry.session.then((session) => {
+      for (const listener of this.#openListeners) {
+        try {
+          listener(padId, session);
+        } catch {
+          // A listener's failure is its own; the session goes on.
+        }
+      }
+    }, () => {
+      if (this.#entries.get(padId) === entry) this.#entries.delete(padId);
+    });
+    return entry;
+  }
+
+  /**
+   * Keep `padId`'s session from closing when idle (a subscription or a wait
+   * needs it) until the returned function is called; holds nest.
+   *
+   * @param padId The pad id.
+   * @returns Releases this hold (idempotent); the idle clock restarts.
+   */
+  retain(padId: string): () => void {
+    this.#retained.set(padId, (this.#retained.get(padId) ?? 0) + 1);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      const count = (this.#retained.get(padId) ?? 1) - 1;
+      if (count > 0) return void this.#retained.set(padId, count);
+      this.#retained.delete(padId);
+      const entry = this.#entries.get(padId);
+      if (entry) this.#touch(padId, entry);
+    };
+  }
+
+  /**
+   * Be told of every session this pool opens, before any caller gets it,
+   * so no event of it is missed.
+   *
+   * @param listener Called with the pad id and the ready session.
+   * @returns Unsubscribes.
+   */
+  onOpen(listener: (padId: string, session: PadSession) => void): () => void {
+    this.#openListeners.add(listener);
+    return () => this.#openListeners.delete(listener);
+  }
+
+  /**
+   * Whether `author` is this pool on `session`: the session's own user id,
+   * or an earlier connection's whose edit was recovered on it. Only for
+   * that session's lifetime: ids start over when Rustpad restarts.
+   *
+   * @param session A session of this pool.
+   * @param author A user id from its history.
+   * @returns `true` for our own edits.
+   */
+  isOwnAuthor(session: PadSession, author: UserId): boolean {
+    return author === session.userId ||
+      (this.#adopted.get(session)?.has(author) ?? false);
+  }
+
+  /**
+   * Be told when a session takes an earlier connection's id as its own,
+   * having recovered its edit from the history (before the edit resolves).
+   *
+   * @param listener Called with the pad, the session, the old id and the
+   * revision from which its operations may be.
+   * @returns Unsubscribes.
+   */
+  onAdopt(listener: AdoptListener): () => void {
+    this.#adoptListeners.add(listener);
+    return () => this.#adoptListeners.delete(listener);
+  }
+
+  #adopt(
+    padId: string,
+    session: PadSession,
+    error: EditNotAcknowledgedError,
+  ): EditOutcome {
+    const ids = this.#adopted.get(session) ?? new Set();
+    ids.add(error.userId);
+    this.#adopted.set(session, ids);
+    for (const listener of this.#adoptListeners) {
+      try {
+        listener(padId, session, error.userId, error.revision);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+    return {
+      revision: session.revision,
+      text: session.text,
+      length: session.length,
+      recovered: true,
+    };
+  }
+
+  /**
+   * Build an operation from the pad's current state and submit it. If the
+   * server closes the connection before the acknowledgement, a new
+   * connection reads the history to learn whether the edit landed: if it
+   * did, this resolves as usual (with `recovered: true`); if not, it rejects
+   * saying nothing changed.
+   *
+   * @param padId The pad id.
+   * @param build Makes the operation from the ready session, synchronously,
+   * so no other operation can arrive in between; it may throw to refuse.
+   * @returns The acknowledgement and the pad's length.
+   * @throws {EditNotAcknowledgedError} If the edit did not land or whether
+   * it landed cannot be known; the message says which.
+   */
+  async edit(
+    padId: string,
+    build: (session: PadSession) => TextOperation,
+  ): Promise<EditOutcome> {
+    const session = await this.get(padId);
+    const operation = build(session);
+    try {
+      const ack = await session.submit(operation);
+      return { ...ack, length: session.length, recovered: false };
+    } catch (error) {
+      if (error instanceof EditNotAcknowledgedError && error.sent) {
+        return await this.#recover(padId, error);
+      }
+      throw error;
+    }
+  }
+
+  /** A new connection decides whether the lost edit landed. */
+  async #recover(
+    padId: string,
+    error: EditNotAcknowledgedError,
+  ): Promise<EditOutcome> {
+    let fresh: PadSession;
+    try {
+      fresh = await this.get(padId);
+    } catch (reconnectError) {
+      throw new EditNotAcknowledgedError(
+        error.kind,
+        `${error.message}. Reconnecting to check failed too (${
+          (reconnectError as Error).message
+        }), so whether the edit landed is unknown: read the pad before trying again`,
+        error,
+        { cause: error },
+      );
+    }
+    await settleLostEdit(fresh, error, {
+      announced: this.#options.user !== undefined,
+      departureWaitMs: DEPARTURE_WAIT_TIMEOUTS *
+        (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    });
+    return this.#adopt(padId, fresh, error);
+  }
+
+  /** Close every session; later calls to {@linkcode SessionPool.get} fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const entries = [...this.#entries.entries()];
+    this.#entries.clear();
+    await Promise.all(
+      entries.map(([padId, entry]) => this.#drop(padId, entry)),
+    );
+  }
+
+  /** Close every session; for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #touch(padId: string, entry: Entry): void {
+    clearTimeout(entry.idleTimer);
+    entry.idleTimer = setTimeout(async () => {
+      const session = await entry.session.catch(() => undefined);
+      // Never cut an edit short: wait for its acknowledgement first.
+      if (session?.hasPendingEdits || this.#retained.has(padId)) {
+        this.#touch(padId, entry);
+      } else await this.#drop(padId, entry);
+    }, this.#options.idleMs ?? 120_000);
+    // An idle session must not keep the process alive.
+    Deno.unrefTimer(entry.idleTimer as unknown as number);
+  }
+
+  async #drop(padId: string, entry: Entry): Promise<void> {
+    clearTimeout(entry.idleTimer);
+    if (this.#entries.get(padId) === entry) this.#entries.delete(padId);
+    const session = await entry.session.catch(() => undefined);
+    await session?.close();
+  }
+}

@@ -1,0 +1,333 @@
+/**
+ * This process's own edits per pad, so `undo_last_edit` can take them back
+ * one by one the way ot.js's UndoManager does: a stack of inverses of our
+ * own edits, each based on the text with every entry above it undone;
+ * other people's operations transform the stack top-down, our edits push,
+ * our undos pop. The stack is rebuilt at undo time from the pad's history
+ * (the session's revision log) and the record kept here of which history
+ * operations were our edits and which our undos, so a reconnect or an edit
+ * recovered on a new connection needs nothing more than that record.
+ *
+ * @module
+ */
+
+import type { TextOperation } from "../ot/operation.ts";
+import type { UserId } from "./protocol.ts";
+import { type LoggedOperation, REVISION_LOG_CAPACITY } from "./revision_log.ts";
+import type { PadSession } from "./session.ts";
+
+/** How many own edits per pad can be undone, newest first. */
+export const UNDO_DEPTH = 100;
+
+/**
+ * Own operations remembered per pad at most: each is one history operation,
+ * so older ones are outside every session's log window anyway.
+ */
+const MAX_ACTIONS = 2 * REVISION_LOG_CAPACITY;
+
+/** What the rebuild needs of a session. */
+export type UndoSession = Pick<
+  PadSession,
+  "oldestRevision" | "revision" | "operationsSince"
+>;
+
+/**
+ * Something this process did in a pad's history: an edit (pushes its
+ * inverse), an undo of the edit at `undone` (pops it), or a drop of the edit
+ * at `undone` with nothing sent, decided at text revision `revision`
+ * (before the operation of that index) because its inverse had become empty.
+ */
+type Action =
+  | { kind: "edit"; revision: number; author: UserId; operation: TextOperation }
+  | {
+    kind: "undo";
+    revision: number;
+    author: UserId;
+    /** Unknown until the session's event for it arrives. */
+    operation: TextOperation | undefined;
+    undone: number;
+  }
+  | { kind: "drop"; revision: number; undone: number };
+
+/** An entry of the rebuilt stack: the inverse of the edit at `revision`. */
+interface StackEntry {
+  revision: number;
+  inverse: TextOperation;
+}
+
+/**
+ * The own edits and undos of this process, per pad.
+ *
+ * @example Record an edit, then rebuild its undo after a person typed
+ * ```ts
+ * import { UndoHistory } from "./undo.ts";
+ * import { RevisionLog } from "./revision_log.ts";
+ * import { TextBuffer } from "../ot/text_buffer.ts";
+ * import { TextOperation } from "../ot/operation.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = new TextBuffer("");
+ * const log = new RevisionLog();
+ * const write = (author: number, json: (string | number)[]) => {
+ *   const operation = TextOperation.fromJSON(json);
+ *   return log.append({ author, operation, inverse: text.applyAndInvert(operation) });
+ * };
+ * const history = new UndoHistory();
+ * history.record("notes", write(1, ["hi"]));
+ * write(2, ["> ", 2]);
+ * const session = {
+ *   oldestRevision: log.oldestRevision,
+ *   revision: log.revision,
+ *   operationsSince: (revision: number) => log.since(revision),
+ * };
+ * assert.equal(history.latest("notes"), 0);
+ * assert.equal(history.rebuild("notes", session).apply(text.toString()), "> ");
+ * ```
+ */
+export class UndoHistory {
+  #pads = new Map<string, Action[]>();
+  #depth: number;
+
+  /**
+   * Make an empty history.
+   *
+   * @param depth Edits kept per pad.
+   */
+  constructor(depth: number = UNDO_DEPTH) {
+    this.#depth = depth;
+  }
+
+  /**
+   * Remember an own operation as the server applied it: an edit, or an
+   * undo already marked by {@linkcode UndoHistory.markUndo}. No-op edits
+   * are not kept; a revision already known is not kept twice.
+   *
+   * @param padId The pad.
+   * @param entry The history entry, authored by this process.
+   */
+  record(padId: string, entry: LoggedOperation): void {
+    const actions = this.#pads.get(padId) ?? [];
+    const known = actions.find((action) =>
+      action.kind !== "drop" && action.revision === entry.revision
+    );
+    if (known?.kind === "undo") known.operation ??= entry.operation;
+    if (known || entry.operation.isNoop()) return;
+    const { revision, author, operation } = entry;
+    this.#insert(padId, actions, { kind: "edit", revision, author, operation });
+  }
+
+  /**
+   * Say that our own operation at `revision` undid the edit at `undone`,
+   * whether or not it was recorded yet.
+   *
+   * @param padId The pad.
+   * @param revision The undo's revision in the history.
+   * @param author The user id it was sent with.
+   * @param undone The undone edit's revision.
+   */
+  markUndo(
+    padId: string,
+    revision: number,
+    author: UserId,
+    undone: number,
+  ): void {
+    const actions = this.#pads.get(padId) ?? [];
+    const index = actions.findIndex((action) =>
+      action.kind !== "drop" && action.revision === revision
+    );
+    const known = actions[index];
+    const operation = known?.kind === "drop" ? undefined : known?.operation;
+    const action: Action = {
+      kind: "undo",
+      revision,
+      author,
+      operation,
+      undone,
+    };
+    if (index !== -1) actions.splice(index, 1);
+    this.#insert(padId, actions, action);
+  }
+
+  /**
+   * Take the edit at `undone` off the stack with nothing sent, at text
+   * revision `revision`: its inverse had become empty (people removed what
+   * it changed).
+   *
+   * @param padId The pad.
+   * @param undone The edit's revision.
+   * @param revision The pad's revision when it was found empty.
+   */
+  drop(padId: string, undone: number, revision: number): void {
+    const actions = this.#pads.get(padId) ?? [];
+    this.#insert(padId, actions, { kind: "drop", revision, undone });
+  }
+
+  /**
+   * The revision of the own edit an undo on `padId` reverts now.
+   *
+   * @param padId The pad.
+   * @returns The revision, or `undefined` when nothing is left.
+   */
+  latest(padId: string): number | undefined {
+    return this.#stack(padId).at(-1);
+  }
+
+  /** How many own edits on `padId` can be undone. */
+  count(padId: string): number {
+    return this.#stack(padId).length;
+  }
+
+  /**
+   * The operation that undoes {@linkcode UndoHistory.latest} now, on the
+   * server's text at `session.revision`: its inverse transformed over
+   * everything since as ot.js's UndoManager would, our later edits and
+   * their undos cancelling out. It may be a no-op (people removed what the
+   * edit changed).
+   *
+   * @param padId The pad.
+   * @param session The pad's session now.
+   * @returns The operation, based on the text at `session.revision`.
+   * @throws {Error} When nothing is left to undo, or the pad's history no
+   * longer holds the edit or what we did since (too old, or the Rustpad
+   * server restarted); the message says so and that nothing changed.
+   */
+  rebuild(padId: string, session: UndoSession): TextOperation {
+    const actions = this.#pads.get(padId) ?? [];
+    const undone = this.latest(padId);
+    if (undone === undefined) {
+      throw new Error(
+        `Cannot undo on pad "${padId}" as this server has no edit of its own left to undo there: current count is 0. Only edits this server process made can be undone`,
+      );
+    }
+    if (undone < session.oldestRevision) {
+      throw new Error(
+        `Cannot undo the edit at revision ${undone} on pad "${padId}" as the history kept starts later: current oldest revision is ${session.oldestRevision}. Nothing was changed; edit the pad directly`,
+      );
+    }
+    const gone = () =>
+      new Error(
+        `Cannot undo the edit at revision ${undone} on pad "${padId}" as the pad's history no longer holds it (the Rustpad server may have restarted): current revision is ${session.revision}. Nothing was changed; edit the pad directly`,
+      );
+    if (undone >= session.revision) throw gone();
+    const log = session.operationsSince(undone);
+    const later = actions.filter((action) => action.revision > undone);
+    const stack: StackEntry[] = [];
+    let next = 0;
+    for (const entry of log) {
+      for (
+        let drop = later[next];
+        drop?.kind === "drop";
+        drop = later[++next]
+      ) {
+        if (drop.revision > entry.revision) break;
+        remove(stack, drop.undone);
+      }
+      const action = entry.revision === undone
+        ? actions.find((action) =>
+          action.kind !== "drop" && action.revision === undone
+        )
+        : later[next]?.revision === entry.revision
+        ? later[next++]
+        : undefined;
+      if (action && action.kind !== "drop") {
+        if (
+          action.author !== entry.author ||
+          (action.operation && !action.operation.equals(entry.operation))
+        ) throw gone();
+      }
+      if (action?.kind === "edit") {
+        stack.push({ revision: entry.revision, inverse: entry.inverse });
+      } else if (action?.kind === "undo") {
+        undoIn(stack, action.undone, entry.operation);
+      } else {
+        transformStack(stack, stack.length, entry.operation);
+      }
+    }
+    for (const action of later.slice(next)) {
+      if (action.kind === "drop") remove(stack, action.undone);
+    }
+    const found = stack.find((entry) => entry.revision === undone);
+    if (!found) throw gone();
+    return found.inverse;
+  }
+
+  /** The revisions of the undoable edits, oldest first. */
+  #stack(padId: string): number[] {
+    const stack: number[] = [];
+    for (const action of this.#pads.get(padId) ?? []) {
+      if (action.kind === "edit") {
+        stack.push(action.revision);
+        if (stack.length > this.#depth) stack.shift();
+      } else {
+        const index = stack.lastIndexOf(action.undone);
+        if (index !== -1) stack.splice(index, 1);
+      }
+    }
+    return stack;
+  }
+
+  /** Insert in history order, then forget what no undo can need. */
+  #insert(padId: string, actions: Action[], action: Action): void {
+    let index = actions.length;
+    while (index > 0 && order(actions[index - 1]!) > order(action)) index--;
+    actions.splice(index, 0, action);
+    this.#pads.set(padId, actions);
+    // A rebuild starts at an edit still on the stack: what came before the
+    // oldest one is never read again.
+    const oldest = this.#stack(padId)[0];
+    const keep = oldest === undefined
+      ? actions.length
+      : actions.findIndex((action) => order(action) >= oldest);
+    if (keep > 0) actions.splice(0, keep);
+    if (actions.length > MAX_ACTIONS) {
+      actions.splice(0, actions.length - MAX_ACTIONS);
+    }
+    if (actions.length === 0) this.#pads.delete(padId);
+  }
+}
+
+/** Sort key: a drop at revision r comes before the operation at r. */
+function order(action: Action): number {
+  return action.kind === "drop" ? action.revision - 0.5 : action.revision;
+}
+
+/**
+ * Transform the `count` top entries of `stack` over `operation` (based on
+ * the text the top entry is based on), top-down as ot.js's transformStack:
+ * each entry's transformed partner goes on to the entry below.
+ */
+function transformStack(
+  stack: StackEntry[],
+  count: number,
+  operation: TextOperation,
+): TextOperation {
+  let passing = operation;
+  for (let index = stack.length - 1; index >= stack.length - count; index--) {
+    const entry = stack[index]!;
+    [entry.inverse, passing] = entry.inverse.transform(passing);
+  }
+  return passing;
+}
+
+/**
+ * Our undo of the edit at `revision` landed as `operation`: pop it. Were
+ * own edits above it (an edit landed between building and applying the
+ * undo), they are transformed over the undo and the entries below stay, as
+ * the undo takes them back to the text they are based on.
+ */
+function undoIn(
+  stack: StackEntry[],
+  revision: number,
+  operation: TextOperation,
+): void {
+  const index = stack.findLastIndex((entry) => entry.revision === revision);
+  if (index === -1) return void transformStack(stack, stack.length, operation);
+  transformStack(stack, stack.length - 1 - index, operation);
+  stack.splice(index, 1);
+}
+
+/** Take the entry for the edit at `revision` off the stack. */
+function remove(stack: StackEntry[], revision: number): void {
+  const index = stack.findLastIndex((entry) => entry.revision === revision);
+  if (index !== -1) stack.splice(index, 1);
+}

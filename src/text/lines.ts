@@ -1,0 +1,248 @@
+/**
+ * A text as numbered lines, the way `cat -n` shows a file: lines split on
+ * `\n`, numbered from 1, a final `\n` ends the last line rather than
+ * starting an empty one, and a `\r` before `\n` is not shown.
+ *
+ * @module
+ */
+
+import { isHighSurrogate } from "../ot/code_points.ts";
+
+/** Lines longer than this many UTF-16 units are shown cut, with a marker. */
+export const MAX_LINE_LENGTH = 2000;
+
+/** A run of numbered lines, as {@linkcode readLines} returns it. */
+export interface LineWindow {
+  /** The lines as `N<TAB>line`, joined with `\n`. */
+  text: string;
+  /** The first line shown (1-based). */
+  startLine: number;
+  /** The last line shown; `startLine - 1` when none is. */
+  endLine: number;
+  /** Lines in the whole text. */
+  totalLines: number;
+  /** The line after the last one shown, or `null` at the end. */
+  nextStartLine: number | null;
+}
+
+/**
+ * The number of lines in `text`: 0 for an empty text, and a final `\n`
+ * does not start another line.
+ *
+ * @param text The text.
+ * @returns The number of lines.
+ *
+ * @example
+ * ```ts
+ * import { countLines } from "./lines.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(countLines(""), 0);
+ * assert.equal(countLines("a\nb"), 2);
+ * assert.equal(countLines("a\nb\n"), 2);
+ * assert.equal(countLines("\n"), 1);
+ * ```
+ */
+export function countLines(text: string): number {
+  if (text === "") return 0;
+  let count = 0;
+  for (
+    let at = text.indexOf("\n");
+    at !== -1;
+    at = text.indexOf("\n", at + 1)
+  ) {
+    count++;
+  }
+  return text.endsWith("\n") ? count : count + 1;
+}
+
+/**
+ * The line of `text` from `start` up to `end` (the offset of its `\n`, or
+ * the end of the text), as shown: without a `\r` before the `\n`, and cut
+ * after {@linkcode MAX_LINE_LENGTH} UTF-16 units with a marker saying how
+ * long it is and at which offset of the text the rest starts.
+ *
+ * @param text The whole text.
+ * @param start The UTF-16 offset where the line starts.
+ * @param end The UTF-16 offset where it ends (its `\n` is not included).
+ * @returns The line as shown.
+ *
+ * @example
+ * ```ts
+ * import { showLine } from "./lines.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(showLine("ab\r\ncd", 0, 3), "ab");
+ * const long = "x".repeat(2500);
+ * assert.match(showLine(long, 0, 2500), /^x{2000}… \[line cut: 2000 of 2500 UTF-16 units shown; the rest starts at offset 2000\]$/);
+ * ```
+ */
+export function showLine(text: string, start: number, end: number): string {
+  if (end > start && text.charCodeAt(end - 1) === 0x0d && end < text.length) {
+    end--;
+  }
+  const length = end - start;
+  if (length <= MAX_LINE_LENGTH) return text.slice(start, end);
+  let cut = MAX_LINE_LENGTH;
+  if (isHighSurrogate(text.charCodeAt(start + cut - 1))) cut--;
+  return `${
+    text.slice(start, start + cut)
+  }… [line cut: ${cut} of ${length} UTF-16 units shown; the rest starts at offset ${
+    start + cut
+  }]`;
+}
+
+/**
+ * Lines `startLine` to `startLine + lineCount - 1` of `text`, numbered like
+ * `cat -n` (`N<TAB>line`), each shown by {@linkcode showLine}.
+ *
+ * @param text The whole text.
+ * @param startLine The first line to show (1-based).
+ * @param lineCount How many lines to show at most.
+ * @returns The lines, where they start and end, and where to continue.
+ * @throws {RangeError} If `startLine` or `lineCount` is not a positive
+ * integer.
+ *
+ * @example Reading a CRLF text two lines at a time
+ * ```ts
+ * import { readLines } from "./lines.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(readLines("one\r\ntwo\r\nthree\r\n", 2, 2), {
+ *   text: "2\ttwo\n3\tthree",
+ *   startLine: 2,
+ *   endLine: 3,
+ *   totalLines: 3,
+ *   nextStartLine: null,
+ * });
+ * ```
+ */
+export function readLines(
+  text: string,
+  startLine = 1,
+  lineCount = 2000,
+): LineWindow {
+  checkPositive("start line", startLine);
+  checkPositive("line count", lineCount);
+  const shown: string[] = [];
+  const stop = startLine + lineCount;
+  let line = 1;
+  let start = 0;
+  while (start < text.length && line < stop) {
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
+    if (line >= startLine) shown.push(`${line}\t${showLine(text, start, end)}`);
+    start = end + 1;
+    line++;
+  }
+  const totalLines = start < text.length
+    ? line - 1 + countLines(text.slice(start))
+    : line - 1;
+  const endLine = Math.max(startLine - 1, Math.min(line - 1, totalLines));
+  return {
+    text: shown.join("\n"),
+    startLine,
+    endLine,
+    totalLines,
+    nextStartLine: endLine < totalLines ? endLine + 1 : null,
+  };
+}
+
+/**
+ * Where the lines of a text start, for finding the line and column of an
+ * offset. Unlike {@linkcode countLines}, an offset after a final `\n` is on
+ * a last, empty line.
+ *
+ * @example
+ * ```ts
+ * import { LineIndex } from "./lines.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const index = new LineIndex("ab\ncd");
+ * assert.equal(index.lineOf(4), 2);
+ * assert.equal(index.start(2), 3);
+ * assert.equal(index.end(1), 2);
+ * ```
+ */
+export class LineIndex {
+  readonly #text: string;
+  readonly #starts: number[] = [0];
+
+  /**
+   * Index the lines of `text`.
+   *
+   * @param text The text.
+   */
+  constructor(text: string) {
+    this.#text = text;
+    for (
+      let at = text.indexOf("\n");
+      at !== -1;
+      at = text.indexOf("\n", at + 1)
+    ) {
+      this.#starts.push(at + 1);
+    }
+  }
+
+  /** The number of lines, counting an empty one after a final `\n`. */
+  get count(): number {
+    return this.#starts.length;
+  }
+
+  /**
+   * The line (1-based) holding UTF-16 offset `offset`.
+   *
+   * @param offset A UTF-16 offset into the text.
+   * @returns Its line number.
+   */
+  lineOf(offset: number): number {
+    let low = 0;
+    let high = this.#starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((this.#starts[middle] as number) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  }
+
+  /**
+   * Where line `line` (1-based) starts.
+   *
+   * @param line A line number from 1 to {@linkcode LineIndex.count}.
+   * @returns Its UTF-16 offset.
+   */
+  start(line: number): number {
+    return this.#starts[line - 1] as number;
+  }
+
+  /**
+   * Where line `line` (1-based) ends: the offset of its `\n`, or the end of
+   * the text.
+   *
+   * @param line A line number from 1 to {@linkcode LineIndex.count}.
+   * @returns Its UTF-16 offset.
+   */
+  end(line: number): number {
+    const next = this.#starts[line];
+    return next === undefined ? this.#text.length : next - 1;
+  }
+
+  /**
+   * Line `line` as {@linkcode showLine} shows it.
+   *
+   * @param line A line number from 1 to {@linkcode LineIndex.count}.
+   * @returns The line as shown.
+   */
+  show(line: number): string {
+    return showLine(this.#text, this.start(line), this.end(line));
+  }
+}
+
+function checkPositive(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(
+      `Cannot read lines as the ${name} must be a positive integer: current value is ${value}`,
+    );
+  }
+}

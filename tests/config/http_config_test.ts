@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { ConfigError, loadConfig } from "../../mod.ts";
+
+function refusal(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.message;
+  }
+  throw new Error("Expected a ConfigError");
+}
+
+Deno.test("loadConfig() leaves HTTP off and the limits at their defaults when the variables are unset", () => {
+  const config = loadConfig({});
+  assert.equal(config.listen, undefined);
+  assert.equal(config.httpToken, undefined);
+  assert.deepEqual(config.allowedHosts, []);
+  assert.deepEqual(config.allowedOrigins, []);
+  assert.equal(config.sessionIdleS, 1800);
+  assert.equal(config.maxSessions, 1000);
+  assert.equal(config.confirmSecret, undefined);
+});
+
+Deno.test("RUSTPAD_MCP_LISTEN takes [HOST:]PORT with 127.0.0.1 as the default host", () => {
+  assert.deepEqual(loadConfig({ RUSTPAD_MCP_LISTEN: "8080" }).listen, {
+    hostname: "127.0.0.1",
+    port: 8080,
+  });
+  assert.deepEqual(loadConfig({ RUSTPAD_MCP_LISTEN: "0.0.0.0:80" }).listen, {
+    hostname: "0.0.0.0",
+    port: 80,
+  });
+  assert.deepEqual(loadConfig({ RUSTPAD_MCP_LISTEN: "[::1]:0" }).listen, {
+    hostname: "::1",
+    port: 0,
+  });
+  for (const bad of ["http://x:1", "host:", "70000", "a b:1"]) {
+    assert.match(
+      refusal({ RUSTPAD_MCP_LISTEN: bad }),
+      /^RUSTPAD_MCP_LISTEN=.* is not accepted: expected \[HOST:\]PORT/,
+    );
+  }
+});
+
+Deno.test("RUSTPAD_MCP_TOKEN and RUSTPAD_CONFIRM_SECRET need 32 characters or bytes and are never echoed", () => {
+  const short = "tooshort-secret-value";
+  for (const name of ["RUSTPAD_MCP_TOKEN", "RUSTPAD_CONFIRM_SECRET"]) {
+    const message = refusal({ [name]: short });
+    assert.match(message, new RegExp(`^${name}=\\(21 hidden characters\\)`));
+    assert.ok(!message.includes(short));
+  }
+  const token = "t".repeat(32);
+  assert.equal(loadConfig({ RUSTPAD_MCP_TOKEN: token }).httpToken, token);
+  // 16 two-byte characters are 32 bytes of key.
+  const secret = loadConfig({ RUSTPAD_CONFIRM_SECRET: "é".repeat(16) })
+    .confirmSecret;
+  assert.equal(secret?.length, 32);
+});
+
+Deno.test("The HTTP allow-lists and limits parse and refuse bad values", () => {
+  const config = loadConfig({
+    RUSTPAD_MCP_ALLOWED_HOSTS: "mcp.example.com, 10.0.0.5:8080",
+    RUSTPAD_MCP_ALLOWED_ORIGINS: "https://agents.example.com",
+    RUSTPAD_MCP_SESSION_IDLE_S: "60",
+    RUSTPAD_MCP_MAX_SESSIONS: "5",
+  });
+  assert.deepEqual(config.allowedHosts, ["mcp.example.com", "10.0.0.5:8080"]);
+  assert.deepEqual(config.allowedOrigins, ["https://agents.example.com"]);
+  assert.equal(config.sessionIdleS, 60);
+  assert.equal(config.maxSessions, 5);
+  assert.match(
+    refusal({ RUSTPAD_MCP_ALLOWED_ORIGINS: "https://a.example/path" }),
+    /^RUSTPAD_MCP_ALLOWED_ORIGINS=.* is not accepted: cannot use "https:\/\/a\.example\/path"/,
+  );
+  assert.match(
+    refusal({ RUSTPAD_MCP_MAX_SESSIONS: "0" }),
+    /^RUSTPAD_MCP_MAX_SESSIONS="0" is not accepted: expected an integer from 1 to 100000/,
+  );
+});

@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { loadConfig } from "../../src/config/config.ts";
+import { CONFIG_VARIABLES, usage } from "../../src/config/usage.ts";
+
+Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
+  assert.deepEqual(CONFIG_VARIABLES.map((v) => v.name), [
+    "RUSTPAD_URL",
+    "RUSTPAD_ALLOW_TOOLS",
+    "RUSTPAD_DENY_TOOLS",
+    "RUSTPAD_READ_ONLY",
+    "ELICITATION",
+    "RUSTPAD_CONFIRM",
+    "RUSTPAD_REQUIRE_READ",
+    "RUSTPAD_USER_NAME",
+    "RUSTPAD_USER_HUE",
+    "RUSTPAD_TIMEOUT_MS",
+    "RUSTPAD_MCP_LISTEN",
+    "RUSTPAD_MCP_TOKEN",
+    "RUSTPAD_MCP_ALLOWED_HOSTS",
+    "RUSTPAD_MCP_ALLOWED_ORIGINS",
+    "RUSTPAD_MCP_SESSION_IDLE_S",
+    "RUSTPAD_MCP_MAX_SESSIONS",
+    "RUSTPAD_CONFIRM_SECRET",
+  ]);
+  const defaults = Object.fromEntries(
+    CONFIG_VARIABLES.map((v) => [v.name, v.default]),
+  );
+  assert.equal(defaults.RUSTPAD_URL, "https://rustpad.io");
+  assert.equal(defaults.RUSTPAD_USER_NAME, "rustpad-mcp");
+  assert.equal(defaults.RUSTPAD_TIMEOUT_MS, "15000");
+  assert.equal(defaults.RUSTPAD_USER_HUE, String(loadConfig({}).userHue));
+  assert.equal(defaults.ELICITATION, "true");
+  assert.equal(defaults.RUSTPAD_READ_ONLY, "false");
+  assert.equal(defaults.RUSTPAD_CONFIRM, "destructive");
+  assert.equal(defaults.RUSTPAD_MCP_SESSION_IDLE_S, "1800");
+  assert.equal(defaults.RUSTPAD_MCP_MAX_SESSIONS, "1000");
+  for (const variable of CONFIG_VARIABLES) {
+    assert.ok(variable.meaning.length > 0);
+  }
+  assert.ok(Object.isFrozen(CONFIG_VARIABLES));
+});
+
+Deno.test("usage() names the version, every variable with its default, and fits 80 columns", () => {
+  const text = usage("1.2.3");
+  assert.match(text, /^rustpad-mcp 1\.2\.3\n/);
+  assert.match(text, /--help/);
+  assert.match(text, /exit code 2/);
+  assert.ok(text.endsWith("\n"));
+  for (const variable of CONFIG_VARIABLES) {
+    assert.ok(text.includes(`\n  ${variable.name}\n`), variable.name);
+    assert.ok(text.includes(`Default: ${variable.default}\n`), variable.name);
+  }
+  for (const line of text.split("\n")) assert.ok(line.length <= 80, line);
+});

@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { RevisionLog, TextBuffer, TextOperation } from "../../mod.ts";
+import { property } from "../_random.ts";
+
+function logOf(
+  texts: readonly string[],
+  capacity?: number,
+): { log: RevisionLog; buffer: TextBuffer } {
+  const log = new RevisionLog(capacity);
+  const buffer = new TextBuffer();
+  for (const text of texts) {
+    const operation = new TextOperation().retain(buffer.length).insert(text);
+    log.append({
+      author: 7,
+      operation,
+      inverse: buffer.applyAndInvert(operation),
+    });
+  }
+  return { log, buffer };
+}
+
+Deno.test("`RevisionLog.textAt()` rebuilds the text at every revision of a random history", () => {
+  property(11, (random, where) => {
+    const log = new RevisionLog();
+    const buffer = new TextBuffer(random.text(random.int(20)));
+    const texts = [buffer.toString()];
+    // The log starts at revision 0 with an empty text: seed it with an insert.
+    const first = new TextOperation().insert(texts[0]!);
+    const start = new TextBuffer();
+    log.append({
+      author: 1,
+      operation: first,
+      inverse: start.applyAndInvert(first),
+    });
+    const steps = random.int(8);
+    for (let i = 0; i < steps; i++) {
+      const operation = random.operation(start.toString());
+      log.append({
+        author: 2,
+        operation,
+        inverse: start.applyAndInvert(operation),
+      });
+      texts.push(start.toString());
+    }
+    assert.equal(log.textAt(0, start), "", where);
+    for (const [index, text] of texts.entries()) {
+      assert.equal(log.textAt(index + 1, start), text, where);
+    }
+  }, 200);
+});
+
+Deno.test("`RevisionLog.since()` returns the entries from a revision, with their revisions", () => {
+  const { log } = logOf(["a", "b", "c"]);
+  assert.deepEqual(log.since(1).map((entry) => entry.revision), [1, 2]);
+  assert.deepEqual(log.since(3), []);
+});
+
+Deno.test("`RevisionLog` keeps only its capacity and refuses older revisions with a read-again hint", () => {
+  const { log, buffer } = logOf(["a", "b", "c", "d", "e"], 2);
+  assert.equal(log.oldestRevision, 3);
+  assert.equal(log.textAt(3, buffer), "abc");
+  assert.throws(
+    () => log.since(2),
+    /only the last 2 operations are kept: oldest revision is 3, current revision is 5; read the pad again/,
+  );
+  assert.throws(
+    () => log.textAt(6, buffer),
+    /not there yet: current revision is 5/,
+  );
+});
+
+Deno.test("`RevisionLog` stays correct across compaction of dropped entries", () => {
+  const texts = Array.from(
+    { length: 50 },
+    (_, i) => String.fromCharCode(97 + (i % 26)),
+  );
+  const { log, buffer } = logOf(texts, 4);
+  assert.equal(log.oldestRevision, 46);
+  assert.equal(log.textAt(46, buffer), texts.slice(0, 46).join(""));
+  assert.deepEqual(log.since(48).map((entry) => entry.revision), [48, 49]);
+});

@@ -1,0 +1,191 @@
+// What `SessionPool.edit()` answers when an edit's acknowledgement never
+// came: after the server ended the connection, and after our own side gave up
+// (a timeout, a malformed frame), it reconnects, waits until the server has
+// finished with the old connection, and reads the answer from the history.
+
+import assert from "node:assert/strict";
+import {
+  EditNotAcknowledgedError,
+  SessionPool,
+  TextOperation,
+} from "../../mod.ts";
+import { startPadServer } from "../../src/testing/mod.ts";
+
+const AGENT = { name: "agent", hue: 1 };
+const append = (text: string) => (session: { length: number }) =>
+  new TextOperation().retain(session.length).insert(text);
+
+/** The error a call fails with; a call that succeeds fails the test. */
+async function failureOf(call: Promise<unknown>): Promise<Error> {
+  try {
+    await call;
+  } catch (error) {
+    return error as Error;
+  }
+  return assert.fail("the edit must fail");
+}
+
+Deno.test("`SessionPool.edit()` answers applied when the edit landed but its acknowledgement came after our timeout", async () => {
+  await using server = await startPadServer({ pads: { slow: { text: "a" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("slow");
+  server.setFrameDelay(2_000);
+  const outcome = pool.edit("slow", append("b"));
+  // Only frames already queued stay late; the check's new connection is not.
+  setTimeout(() => server.setFrameDelay(0), 50);
+  const result = await outcome;
+  assert.equal(result.recovered, true);
+  assert.equal(result.text, "ab");
+  assert.equal(server.text("slow"), "ab");
+});
+
+Deno.test("`SessionPool.edit()` answers applied when the server closed the connection after applying the edit", async () => {
+  await using server = await startPadServer({ pads: { cut: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 2_000,
+  });
+  await pool.get("cut");
+  server.dropNextEdit({ pad: "cut", when: "after-apply" });
+  const result = await pool.edit("cut", append("y"));
+  assert.deepEqual([result.recovered, result.text], [true, "xy"]);
+});
+
+Deno.test("`SessionPool.edit()` says not applied and safe to retry when the server closed the connection before applying", async () => {
+  await using server = await startPadServer({ pads: { cut: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 2_000,
+  });
+  await pool.get("cut");
+  server.dropNextEdit({ pad: "cut", when: "before-apply" });
+  const error = await failureOf(pool.edit("cut", append("y")));
+  assert.ok(error instanceof EditNotAcknowledgedError);
+  assert.match(error.message, /did not land .* it is safe to try again/);
+  assert.equal(server.text("cut"), "x");
+});
+
+Deno.test("`SessionPool.edit()` says unknown only when Rustpad cannot be reached to check", async () => {
+  const server = await startPadServer({ pads: { gone: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("gone");
+  server.setFrameDelay(5_000);
+  const outcome = failureOf(pool.edit("gone", append("y")));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await server.close();
+  const error = await outcome;
+  assert.ok(error instanceof EditNotAcknowledgedError);
+  assert.match(
+    error.message,
+    /Reconnecting to check failed too .* whether the edit landed is unknown/,
+  );
+});
+
+Deno.test("`SessionPool.edit()` says not applied and safe to retry when the server never read the edit before our timeout", async () => {
+  await using server = await startPadServer({ pads: { stuck: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("stuck");
+  server.stallNextEdit({ pad: "stuck" });
+  const error = await failureOf(pool.edit("stuck", append("y")));
+  assert.ok(error instanceof EditNotAcknowledgedError);
+  assert.equal(error.kind, "timeout");
+  assert.match(error.message, /did not land .* it is safe to try again/);
+  assert.equal(server.text("stuck"), "x");
+});
+
+Deno.test("`SessionPool.edit()` waits for a late departure before it reads the answer", async () => {
+  await using server = await startPadServer({ pads: { late: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 400,
+  });
+  await pool.get("late");
+  server.delayNextAck({ pad: "late", ms: 2_000 });
+  server.delayNextDeparture({ pad: "late", ms: 200 });
+  const result = await pool.edit("late", append("y"));
+  assert.deepEqual([result.recovered, result.text], [true, "xy"]);
+  assert.equal(server.text("late"), "xy");
+});
+
+Deno.test("`SessionPool.edit()` says not applied when a stalled edit's departure is late", async () => {
+  await using server = await startPadServer({ pads: { late: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 400,
+  });
+  await pool.get("late");
+  server.stallNextEdit({ pad: "late" });
+  server.delayNextDeparture({ pad: "late", ms: 200 });
+  const error = await failureOf(pool.edit("late", append("y")));
+  assert.match(error.message, /did not land .* it is safe to try again/);
+  assert.equal(server.text("late"), "x");
+});
+
+Deno.test("`SessionPool.edit()` says unknown when the departure never comes within the timeout", async () => {
+  await using server = await startPadServer({ pads: { never: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("never");
+  server.stallNextEdit({ pad: "never" });
+  server.delayNextDeparture({ pad: "never", ms: 3_000 });
+  const error = await failureOf(pool.edit("never", append("y")));
+  assert.match(
+    error.message,
+    /did not confirm within 900 ms that it finished with the old connection, so whether the edit landed is unknown/,
+  );
+});
+
+Deno.test("`SessionPool.edit()` answers applied when the edit lands after our timeout, with the departure overtaking its history", async () => {
+  await using server = await startPadServer({ pads: { race: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("race");
+  // The server takes 800 ms over the edit: our side gives up at 300 ms and
+  // opens the check's connection before the edit lands; then the departure
+  // reaches that connection before the history that holds the edit.
+  server.slowNextEdit({ pad: "race", ms: 800 });
+  server.delayNextHistory({ pad: "race", ms: 5_000 });
+  const result = await pool.edit("race", append("y"));
+  assert.deepEqual([result.recovered, result.text], [true, "xy"]);
+  assert.equal(server.text("race"), "xy");
+});
+
+Deno.test("`SessionPool.edit()` says not applied when a slow server drops the edit after our timeout", async () => {
+  await using server = await startPadServer({ pads: { race: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("race");
+  server.slowNextEdit({ pad: "race", ms: 800 });
+  server.dropNextEdit({ pad: "race", when: "before-apply" });
+  const error = await failureOf(pool.edit("race", append("y")));
+  assert.match(error.message, /did not land .* it is safe to try again/);
+  assert.equal(server.text("race"), "x");
+});
+
+Deno.test("`SessionPool.edit()` answers applied at once when the history already holds the edit, however late the departure", async () => {
+  await using server = await startPadServer({ pads: { held: { text: "x" } } });
+  await using pool = new SessionPool(server.url, {
+    user: AGENT,
+    timeoutMs: 300,
+  });
+  await pool.get("held");
+  server.delayNextAck({ pad: "held", ms: 2_000 });
+  server.delayNextDeparture({ pad: "held", ms: 5_000 });
+  const result = await pool.edit("held", append("y"));
+  assert.deepEqual([result.recovered, result.text], [true, "xy"]);
+});
