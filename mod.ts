@@ -8,7 +8,8 @@
 
 import { main } from "./src/cli/cli.ts";
 
-export { type Component, TextOperation } from "./src/ot/operation.ts";
+export type { Component } from "./src/ot/component.ts";
+export { TextOperation } from "./src/ot/operation.ts";
 export { TextBuffer } from "./src/ot/text_buffer.ts";
 export {
   type LoggedOperation,
@@ -27,7 +28,12 @@ export {
   PAD_ID_PATTERN,
   PAD_ID_RULE,
 } from "./src/rustpad/pad_id.ts";
-export { apiUrl, editorUrl, parseBaseUrl, socketUrl } from "./src/rustpad/urls.ts";
+export {
+  apiUrl,
+  editorUrl,
+  parseBaseUrl,
+  socketUrl,
+} from "./src/rustpad/urls.ts";
 export {
   type ClientMessage,
   type CursorData,
@@ -88,7 +94,11 @@ export {
   loadConfig,
 } from "./src/config/config.ts";
 export { ConfigError } from "./src/config/config_error.ts";
-export { CONFIG_VARIABLES, type ConfigVariable, usage } from "./src/config/usage.ts";
+export {
+  CONFIG_VARIABLES,
+  type ConfigVariable,
+  usage,
+} from "./src/config/usage.ts";
 export {
   ESSENTIAL_TOOLS,
   READ_TOOLS,
@@ -124,7 +134,10 @@ export {
   type SearchResult,
   searchText,
 } from "./src/text/search.ts";
-export { SEARCH_TIME_LIMIT_MS, searchBounded } from "./src/text/bounded_search.ts";
+export {
+  SEARCH_TIME_LIMIT_MS,
+  searchBounded,
+} from "./src/text/bounded_search.ts";
 export {
   type BatchEdit,
   BatchEditError,
@@ -148,7 +161,11 @@ export {
   type IdempotencyStoreOptions,
   type IdempotentOutcome,
 } from "./src/safety/idempotency.ts";
-export { Backend, type BackendOptions, createBackend } from "./src/backend/backend.ts";
+export {
+  Backend,
+  type BackendOptions,
+  createBackend,
+} from "./src/backend/backend.ts";
 export {
   type HttpServer,
   type HttpServerOptions,
@@ -189,7 +206,11 @@ export {
   type LogSink,
   OperatorLog,
 } from "./src/backend/logging.ts";
-export { UNDO_DEPTH, UndoHistory, type UndoSession } from "./src/rustpad/undo.ts";
+export {
+  UNDO_DEPTH,
+  UndoHistory,
+  type UndoSession,
+} from "./src/rustpad/undo.ts";
 
 export { main };
 
