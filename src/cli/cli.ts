@@ -11,11 +11,15 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { parseListen } from "../mcp/_http_guard.ts";
 import { PendingRequests } from "../mcp/_pending_requests.ts";
-import { runSearchProcess, SEARCH_PROCESS_FLAG } from "../text/_search_process.ts";
+import {
+  runSearchProcess,
+  SEARCH_PROCESS_FLAG,
+} from "../text/_search_process.ts";
 import { runHttp } from "./_http_main.ts";
-import { ConfigError, configFromEnvironment, usage } from "../config/config.ts";
+import { ConfigError, configFromEnvironment } from "../config/config.ts";
+import { parseListen } from "../config/listen.ts";
+import { usage } from "../config/usage.ts";
 import { createServer } from "../mcp/server.ts";
 import { VERSION } from "../config/version.ts";
 
