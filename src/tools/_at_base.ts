@@ -8,7 +8,11 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { advanceCodePoints, codePointLength } from "../ot/code_points.ts";
 import { commonEnds } from "../text/common_ends.ts";
-import { type Conflict, type EditRange, findConflicts } from "../safety/conflicts.ts";
+import {
+  type Conflict,
+  type EditRange,
+  findConflicts,
+} from "../safety/conflicts.ts";
 import { type Diff, unifiedDiff } from "../text/diff.ts";
 import { LineIndex } from "../text/lines.ts";
 import type { TextOperation } from "../ot/operation.ts";

@@ -29,7 +29,11 @@ import {
   type ElicitConfirm,
 } from "../safety/confirmation.ts";
 import type { RustpadHttpClient } from "../rustpad/http_client.ts";
-import { MAX_PAD_ID_LENGTH, PAD_ID_PATTERN, PAD_ID_RULE } from "../rustpad/pad_id.ts";
+import {
+  MAX_PAD_ID_LENGTH,
+  PAD_ID_PATTERN,
+  PAD_ID_RULE,
+} from "../rustpad/pad_id.ts";
 import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
 import type { SessionPool } from "../rustpad/session_pool.ts";
 import { SessionError } from "../rustpad/session_error.ts";
