@@ -8,13 +8,14 @@
  */
 
 import { parseArgs } from "node:util";
-import { parseListen } from "../mcp/_http_guard.ts";
 import {
   runSearchProcess,
   SEARCH_PROCESS_FLAG,
 } from "../text/search_process.ts";
 import { runHttp } from "./_http_main.ts";
-import { ConfigError, configFromEnvironment, usage } from "../config/config.ts";
+import { ConfigError, configFromEnvironment } from "../config/config.ts";
+import { parseListen } from "../config/listen.ts";
+import { usage } from "../config/usage.ts";
 import { serveStdio } from "../mcp/stdio.ts";
 import { VERSION } from "../config/version.ts";
 

@@ -7,7 +7,8 @@
  * @module
  */
 
-export { type Component, TextOperation } from "./operation.ts";
+export type { Component } from "./component.ts";
+export { TextOperation } from "./operation.ts";
 export { TextBuffer } from "./text_buffer.ts";
 export {
   applyClient,
