@@ -11,11 +11,10 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type Backend, createBackend } from "../backend/backend.ts";
 import type { Config } from "../config/config.ts";
-import { TOOL_NAMES } from "../config/tool_names.ts";
 import { LivePads } from "../backend/live_pads.ts";
 import { attachLogging } from "./_logging.ts";
 import { registerResources } from "./_resources.ts";
-import { createToolContext, TOOLS } from "../tools/mod.ts";
+import { createToolContext, toolsFor } from "../tools/mod.ts";
 import { registerTools } from "./_tools.ts";
 import { VERSION } from "../config/version.ts";
 
@@ -195,9 +194,7 @@ export function createServer(
   registerResources(mcp, live, config.rustpadUrl);
   registerTools(
     mcp,
-    TOOL_NAMES.filter((name) => config.tools.has(name)).map((name) =>
-      TOOLS[name]
-    ),
+    toolsFor(config),
     { ...createToolContext(backend), config },
   );
   return new RustpadMcpServer(mcp, backend, options.backend === undefined);

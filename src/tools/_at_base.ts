@@ -27,12 +27,12 @@ import type { ToolContext, ToolResult } from "./tool.ts";
 import type { WriteGate } from "./_write.ts";
 
 export const baseRevisionSchema = countSchema(
-  "Revision your text was read at: the edit is rebased from there, or answers 'conflict' where people changed that part.",
+  "The revision your read returned; pass it whenever you read the pad. The edit is located in that text and rebased over what people typed since; where they changed the very text it replaces, the answer is 'conflict'. Without it the edit applies to the pad as it is now, over whatever people typed since your read.",
 ).optional();
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
   .describe(
-    "'merge' rebases even over others' changes to the edited text (default 'refuse').",
+    "'merge': apply anyway where people changed the edited text; their text is kept beside yours, none is overwritten (default 'refuse').",
   );
 
 export const conflictsShape = {

@@ -20,6 +20,7 @@ import {
   countField,
   hasRead,
   markRead,
+  padUrl,
   result,
   untrustedResult,
 } from "./_shared.ts";
@@ -94,11 +95,51 @@ function gate(
       }
       return await context.sessions.edit(padId, (session) => {
         const operation = build(session);
+        // Nothing to send: no revision, no waiter woken (see NothingToChange).
+        if (operation.isNoop()) throw new NothingToChange(session);
         if (avoidPeople) checkAvoidPeople(context, padId, session, operation);
         return operation;
       });
     },
   };
+}
+
+/**
+ * Thrown from a write whose operation would change nothing: the write tool
+ * answers status "unchanged" with the pad's revision, having sent nothing.
+ */
+export class NothingToChange extends Error {
+  /** The pad's revision. */
+  readonly revision: number;
+  /** The pad's length in code points. */
+  readonly length: number;
+
+  /** The pad as it is, unchanged. */
+  constructor(session: Pick<PadSession, "revision" | "length">) {
+    super("Nothing to change");
+    this.revision = session.revision;
+    this.length = session.length;
+  }
+}
+
+/** The result of a write that had nothing to change; it sent nothing. */
+export function unchangedResult(
+  context: ToolContext,
+  id: string,
+  pad: { revision: number; length: number },
+  why = "the call would change nothing",
+): ToolResult {
+  return result(
+    {
+      status: "unchanged",
+      id,
+      url: padUrl(context, id),
+      revision: pad.revision,
+      length: pad.length,
+      diff: "",
+    },
+    `Nothing to change in pad "${id}" as ${why}: nothing was sent, and the pad stays at revision ${pad.revision}.`,
+  );
 }
 
 /** The arguments every write tool may take. */
@@ -168,18 +209,24 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
         );
       }
     }
-    let result = await write(
-      args,
-      gate(
+    let result;
+    try {
+      result = await write(
+        args,
+        gate(
+          context,
+          call,
+          definition.name,
+          definition.annotations,
+          args.avoid_people === true,
+        ),
         context,
         call,
-        definition.name,
-        definition.annotations,
-        args.avoid_people === true,
-      ),
-      context,
-      call,
-    );
+      );
+    } catch (error) {
+      if (!(error instanceof NothingToChange) || id === undefined) throw error;
+      return unchangedResult(context, id, error);
+    }
     const written = result.structuredContent as {
       id?: unknown;
       status?: unknown;
@@ -214,6 +261,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
 
 const STATUSES = z.enum([
   "applied",
+  "unchanged",
   "dry_run",
   "conflict",
   "declined",
@@ -229,10 +277,11 @@ export function writeStatus(
 ): z.ZodEnum {
   return STATUSES.extract([
     "applied",
+    "unchanged",
     ...extra,
     "declined",
     "confirmation_required",
-  ]).describe("Only 'applied' changed the pad.");
+  ]);
 }
 
 /**
