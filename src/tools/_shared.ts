@@ -90,7 +90,7 @@ export const padIdSchema: z.ZodString = z.string().check((context) => {
       message: problem,
     });
   }
-}).describe("Pad id: the part of its URL after '#'.");
+}).describe("Pad id: its URL's part after '#'.");
 
 /**
  * A text parameter, at most 262,144 code points as Rustpad counts. The

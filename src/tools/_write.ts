@@ -1,22 +1,22 @@
-// What every write tool gets from one place: the permission gate (who asks a
-// person, from the tool's destructiveHint and RUSTPAD_CONFIRM), the
-// read-before-edit rule, idempotency keys (_idempotent.ts), and the result
-// fields they share.
+// What every write tool gets from one place: the permission gate
+// (_gate.ts), the read-before-edit rule, idempotency keys (_idempotent.ts),
+// the claim of what it wrote for its agent, and the result fields they
+// share.
 
 import { z } from "zod";
-import type {
-  ConfirmationOutcome,
-  ConfirmationRequest,
-} from "../safety/confirmation.ts";
+import type { ConfirmationOutcome } from "../safety/confirmation.ts";
 import type { Diff } from "../text/diff.ts";
-import type { TextOperation } from "../ot/operation.ts";
-import type { PadSession } from "../rustpad/session.ts";
-import type { EditOutcome } from "../rustpad/session_pool.ts";
+import {
+  claimLanded,
+  NothingToChange,
+  type WriteGate,
+  writeGate,
+} from "./_gate.ts";
 import { idempotent } from "./_idempotent.ts";
 export { idempotencyKeySchema } from "./_idempotent.ts";
-import { checkAvoidPeople, nearbyAt, nearbySchema } from "./_presence.ts";
+export { NothingToChange, type WriteGate, type WriteOutcome } from "./_gate.ts";
+import { nearbyAt, nearbySchema } from "./_presence.ts";
 import {
-  confirm,
   countField,
   hasRead,
   markRead,
@@ -30,97 +30,6 @@ import type {
   ToolDefinition,
   ToolResult,
 } from "./tool.ts";
-
-/** A write tool's way to ask a person and to write. */
-export interface WriteGate {
-  /**
-   * Ask a person first if the permission mode says so: under `always`,
-   * always; under `never`, never; under `destructive`, when the tool is
-   * annotated destructive and `destroys` (the tool's own rule) holds.
-   *
-   * @param request What to ask, without the tool name.
-   * @param token The caller's `confirm_token`, if any.
-   * @param destroys Whether this call destroys what people wrote.
-   * @returns The outcome; write only on `confirmed`.
-   */
-  confirm(
-    request: Omit<ConfirmationRequest, "tool">,
-    token: string | undefined,
-    destroys: boolean,
-  ): Promise<ConfirmationOutcome>;
-  /** Whether {@linkcode WriteGate.confirm} would ask a person. */
-  asks(destroys: boolean): boolean;
-  /**
-   * Submit an edit through the session pool. Refuses, sending nothing, if
-   * the mode requires this tool to consult {@linkcode WriteGate.confirm}
-   * and it has not: a new tool cannot write past the permission mode.
-   */
-  edit(
-    padId: string,
-    build: (session: PadSession) => TextOperation,
-  ): Promise<EditOutcome>;
-}
-
-/** The annotations that decide asking; the tool's own constant. */
-export interface WriteAnnotations {
-  readonly destructiveHint: boolean;
-}
-
-function gate(
-  context: ToolContext,
-  call: ToolCall,
-  tool: string,
-  annotations: WriteAnnotations,
-  avoidPeople: boolean,
-): WriteGate {
-  const mode = context.config.confirm;
-  const mustConsult = mode === "always" ||
-    (mode === "destructive" && annotations.destructiveHint);
-  let consulted = false;
-  const asks = (destroys: boolean): boolean =>
-    mode === "always" ||
-    (mode === "destructive" && annotations.destructiveHint && destroys);
-  return {
-    asks,
-    async confirm(request, token, destroys) {
-      consulted = true;
-      if (!asks(destroys)) return { status: "confirmed" };
-      return await confirm(context, call, { ...request, tool }, token);
-    },
-    async edit(padId, build) {
-      if (mustConsult && !consulted) {
-        throw new Error(
-          `Cannot write with ${tool} as it did not consult the confirmation gate that RUSTPAD_CONFIRM=${mode} requires: nothing was changed; this is a bug in the server`,
-        );
-      }
-      return await context.sessions.edit(padId, (session) => {
-        const operation = build(session);
-        // Nothing to send: no revision, no waiter woken (see NothingToChange).
-        if (operation.isNoop()) throw new NothingToChange(session);
-        if (avoidPeople) checkAvoidPeople(context, padId, session, operation);
-        return operation;
-      });
-    },
-  };
-}
-
-/**
- * Thrown from a write whose operation would change nothing: the write tool
- * answers status "unchanged" with the pad's revision, having sent nothing.
- */
-export class NothingToChange extends Error {
-  /** The pad's revision. */
-  readonly revision: number;
-  /** The pad's length in code points. */
-  readonly length: number;
-
-  /** The pad as it is, unchanged. */
-  constructor(session: Pick<PadSession, "revision" | "length">) {
-    super("Nothing to change");
-    this.revision = session.revision;
-    this.length = session.length;
-  }
-}
 
 /** The result of a write that had nothing to change; it sent nothing. */
 export function unchangedResult(
@@ -209,23 +118,21 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
         );
       }
     }
+    const gate = writeGate(
+      context,
+      call,
+      definition.name,
+      definition.annotations,
+      args.avoid_people === true,
+    );
     let result;
     try {
-      result = await write(
-        args,
-        gate(
-          context,
-          call,
-          definition.name,
-          definition.annotations,
-          args.avoid_people === true,
-        ),
-        context,
-        call,
-      );
+      result = await write(args, gate, context, call);
     } catch (error) {
       if (!(error instanceof NothingToChange) || id === undefined) throw error;
       return unchangedResult(context, id, error);
+    } finally {
+      await claimLanded(context, gate);
     }
     const written = result.structuredContent as {
       id?: unknown;

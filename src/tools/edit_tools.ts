@@ -114,7 +114,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   name: "edit_document",
   title: "Edit parts of a pad",
   description:
-    "Make up to 100 edits to a pad as one all-or-nothing operation; the tool for changing parts of a pad. A string edit {old_string, new_string, replace_all?} replaces exact text (literal, case-sensitive). A line edit {start_line, end_line, new_string} replaces lines as read_lines numbers them, inclusive: end_line = start_line - 1 inserts before start_line, and start_line = total_lines + 1, end_line = total_lines adds after the last line; a final newline is added when missing, and a CRLF pad keeps CRLF. Edits must not overlap. Fails, changing nothing, naming the edit that does not occur, occurs more than once without replace_all, or is out of range. Asks a person first when a replace_all hits more than one place or the batch deletes more than half of the pad. dry_run returns the diff and sends nothing.",
+    "Make up to 100 edits to a pad as one all-or-nothing operation: the tool for changing parts of a pad. A string edit {old_string, new_string, replace_all?} replaces exact text. A line edit {start_line, end_line, new_string} replaces lines as read_lines numbers them, inclusive: end_line = start_line - 1 inserts before start_line, start_line = total_lines + 1 and end_line = total_lines adds after the last line; a final newline is added when missing, CRLF is kept. Edits must not overlap. Fails, changing nothing, naming an edit that does not occur, occurs more than once without replace_all, or is out of range. Asks a person first when a replace_all hits more than one place or the batch deletes more than half of the pad. dry_run shows the diff, sends nothing.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(
@@ -166,7 +166,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
       refuseConflicts: base_revision !== undefined &&
         on_conflict !== "merge",
     };
-    const conflicts = planConflicts(session, plan);
+    const conflicts = planConflicts(context, session, plan);
     if (conflicts.length > 0) {
       return conflictResult(id, session.revision, conflicts, true);
     }
@@ -218,7 +218,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
     if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
     // What a person typed while being asked must not be overwritten.
     if (asked && on_conflict !== "merge") plan.refuseConflicts = true;
-    const submitted = await submitPlan(gate, id, plan);
+    const submitted = await submitPlan(context, gate, id, plan);
     if (submitted.kind === "conflict") {
       const latest = await context.sessions.get(id);
       return conflictResult(

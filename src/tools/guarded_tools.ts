@@ -124,7 +124,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
         ranges: [replacedRange(operation)],
         refuseConflicts: true,
       };
-      const conflicts = planConflicts(session, plan);
+      const conflicts = planConflicts(context, session, plan);
       if (conflicts.length > 0) {
         return conflictResult(id, session.revision, conflicts);
       }
@@ -229,7 +229,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
         ranges,
         refuseConflicts: true,
       };
-      const conflicts = planConflicts(session, plan);
+      const conflicts = planConflicts(context, session, plan);
       if (conflicts.length > 0) {
         return conflictResult(id, session.revision, conflicts);
       }

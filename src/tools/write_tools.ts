@@ -32,12 +32,20 @@ import {
 } from "./_write.ts";
 import type { ToolDefinition } from "./tool.ts";
 
-const languageSchema = z.string()
-  .regex(/^[A-Za-z0-9+#._-]{1,64}$/, {
-    error:
-      "Cannot use language as it breaks the rule: a Monaco language id is 1 to 64 ASCII letters, digits, '+', '#', '.', '-' or '_'",
-  })
-  .describe("Monaco language id, such as 'markdown', 'python' or 'plaintext'.");
+const LANGUAGE_PATTERN = /^[A-Za-z0-9+#._-]{1,64}$/;
+
+/** A Monaco language id; the rule is in the error, not the listed schema. */
+const languageSchema = z.string().check((context) => {
+  if (!LANGUAGE_PATTERN.test(context.value)) {
+    context.issues.push({
+      code: "custom",
+      input: context.value,
+      message: `Cannot use language ${
+        JSON.stringify(context.value.slice(0, 80))
+      } as it breaks the rule: a Monaco language id is 1 to 64 ASCII letters, digits, '+', '#', '.', '-' or '_', such as "markdown"`,
+    });
+  }
+}).describe("Monaco language id, such as 'markdown', 'python' or 'plaintext'.");
 
 const ANNOTATIONS = {
   readOnlyHint: false,

@@ -38,7 +38,10 @@ Deno.test("a line edit with empty new_string deletes the lines, and end_line = s
     apply("a\nb", [{ start_line: 2, end_line: 2, new_string: "" }]),
     "a",
   );
-  assert.equal(apply("", [{ start_line: 1, end_line: 0, new_string: "x" }]), "x");
+  assert.equal(
+    apply("", [{ start_line: 1, end_line: 0, new_string: "x" }]),
+    "x",
+  );
 });
 
 Deno.test("line edits on a CRLF text keep its line breaks", () => {
