@@ -13,13 +13,13 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { SessionError } from "../rustpad/session_error.ts";
 import {
   ConfirmationGuard,
   type ElicitConfirm,
 } from "../safety/confirmation.ts";
 import { fenceUntrusted } from "../safety/untrusted.ts";
 import {
+  describeFailure,
   parseArguments,
   type ToolCall,
   type ToolContext,
@@ -92,7 +92,7 @@ export function registerTools(
         const args = parseArguments(tool, raw);
         return toCallToolResult(await tool.run(args, context, call));
       } catch (error) {
-        return errorResult(describeError(error));
+        return errorResult(describeFailure(error, context.config));
       }
     },
   );
@@ -149,20 +149,4 @@ function elicitation(server: McpServer): ElicitConfirm | undefined {
       ...(answer.content !== undefined && { content: answer.content }),
     };
   };
-}
-
-/** One clear sentence for a failure; a malformed frame's quote is fenced. */
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error instanceof SessionError && error.kind === "malformed") {
-    // The parse error quotes the frame: upstream text, so fenced.
-    let cause = error.cause;
-    while (cause instanceof SessionError) cause = cause.cause;
-    if (cause instanceof Error) {
-      return `${error.message}\n${
-        fenceUntrusted(cause.message, { source: "the frame Rustpad sent" })
-      }`;
-    }
-  }
-  return error.message;
 }

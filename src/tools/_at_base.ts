@@ -25,7 +25,7 @@ import {
   result,
 } from "./_shared.ts";
 import type { ToolContext, ToolResult } from "./tool.ts";
-import type { WriteGate } from "./_write.ts";
+import { QUOTED, type WriteGate } from "./_write.ts";
 
 export const baseRevisionSchema = countSchema(
   "The revision your read returned: the edit is rebased from that text over people's typing since, or answers 'conflict' where they changed what it replaces. Without it, it applies to the pad as it is now.",
@@ -247,7 +247,7 @@ export function conflictResult(
     }:\n${conflict.current_text}`
   ).join("\n\n");
   return result(
-    { status: "conflict", id, revision, message, conflicts },
+    { status: "conflict", id, revision, message, conflicts, ...QUOTED },
     message,
     { untrusted: shown, source: `pad "${id}" and its users` },
   );

@@ -30,7 +30,7 @@ export const peopleSchema = z.array(objectSchema({
     objectSchema({ start: positionSchema, end: positionSchema }),
   ),
 })).describe(
-  "Other people's cursors and selections: lines and columns from 1, columns and offsets in code points.",
+  "Other people's cursors and selections: lines and columns from 1, columns and offsets in UTF-16 units.",
 );
 
 /** A person as `peopleSchema` shows them. */

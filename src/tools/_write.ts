@@ -203,6 +203,18 @@ export const askedShape = {
 };
 
 /**
+ * The marker on a write result that quotes pad text (a diff, conflicts,
+ * people's names): the same as on reads.
+ */
+export const quotedShape = {
+  untrusted: z.literal(true).optional(),
+  source: z.literal("rustpad").optional(),
+};
+
+/** The marker's values, for a result that quotes pad text. */
+export const QUOTED = { untrusted: true, source: "rustpad" } as const;
+
+/**
  * The result fields every tool that writes text shares. Only what a name
  * leaves open is described; the rules behind status, tokens and keys are in
  * INSTRUCTIONS.
@@ -219,6 +231,7 @@ export const writeOutputShape = {
   ),
   people_nearby: nearbySchema,
   ...askedShape,
+  ...quotedShape,
 };
 
 /** The result for a confirmation that did not end in "go ahead". */
@@ -253,6 +266,7 @@ export function writtenResult(
     ...structured,
     diff: diff.diff,
     ...(diff.truncated && { diff_truncated: true }),
+    ...(diff.diff !== "" && QUOTED),
   };
   if (diff.diff === "") return result(content, summary);
   return untrustedResult(content, summary, diff.diff, `pad "${structured.id}"`);
@@ -268,6 +282,7 @@ function withPeopleNearby(
     structuredContent: {
       ...result.structuredContent,
       people_nearby: nearby.people_nearby,
+      ...QUOTED,
     },
     text: [...result.text, ...nearby.note],
   };

@@ -58,9 +58,10 @@ export const waitForChangeTool: ToolDefinition = defineTool({
     diff: z.string(),
     authors: z.array(objectSchema({
       name: z.string(),
-      self: z.boolean().describe("This agent's own edit."),
+      self: z.boolean().describe("Your own edit."),
     })),
     untrusted: z.literal(true),
+    source: z.literal("rustpad"),
   }),
   annotations: {
     readOnlyHint: true,
@@ -107,6 +108,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       diff,
       authors,
       untrusted: true,
+      source: "rustpad",
     };
     const summary = outcome.changed
       ? `Pad "${args.id}" changed from revision ${since} to ${session.revision}${

@@ -45,6 +45,7 @@ export {
 } from "./_write.ts";
 export { objectSchema } from "./_shared.ts";
 export { parseArguments } from "./arguments.ts";
+export { describeFailure } from "./failure.ts";
 
 /**
  * Every tool, by name, in the order tools/list shows them.

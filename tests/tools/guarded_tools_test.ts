@@ -31,6 +31,8 @@ Deno.test("`set_document` asks through a form that names the pad and its length,
   );
   assert.deepEqual(result, {
     status: "applied",
+    untrusted: true,
+    source: "rustpad",
     id: "doc",
     url: `${h.pads.url}/#doc`,
     revision: 2,
@@ -198,6 +200,8 @@ Deno.test("`replace_in_document` replaces a unique occurrence in place", async (
   });
   assert.deepEqual(structured(result), {
     status: "applied",
+    untrusted: true,
+    source: "rustpad",
     id: "r",
     url: `${h.pads.url}/#r`,
     revision: 2,

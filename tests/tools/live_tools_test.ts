@@ -86,6 +86,7 @@ Deno.test("`wait_for_change` times out unchanged", async () => {
       diff: "",
       authors: [],
       untrusted: true,
+      source: "rustpad",
     },
   );
 });

@@ -10,7 +10,7 @@ function fenced(text: string): string {
   const boundary = text.match(FENCE)?.[1];
   assert.ok(boundary, `no fence in ${text}`);
   const open = `<untrusted-${boundary}>\n`;
-  const close = `\n</untrusted-${boundary}>`;
+  const close = `</untrusted-${boundary}>`;
   return text.slice(text.indexOf(open) + open.length, text.lastIndexOf(close));
 }
 
