@@ -13,7 +13,13 @@
  */
 
 import { main } from "./_cli.ts";
-import { refuseUpgrade, reply, routeOf, TEXT_PLAIN } from "./_http.ts";
+import {
+  pageResponse,
+  refuseUpgrade,
+  reply,
+  routeOf,
+  TEXT_PLAIN,
+} from "./_http.ts";
 import { attachState, noFaults } from "./_fault_queue.ts";
 import type { Room } from "./_room.ts";
 import { SocketHub } from "./_socket_hub.ts";
@@ -242,6 +248,8 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
         return reply(200, this.text(route.padId), TEXT_PLAIN);
       case "socket":
         return this.#upgrade(request, route.padId);
+      case "page":
+        return pageResponse(request);
       default:
         return reply(404, "Not found", TEXT_PLAIN);
     }
