@@ -24,10 +24,15 @@ import { attachState, noFaults } from "./_fault_queue.ts";
 import type { Room } from "./_room.ts";
 import { SocketHub } from "./_socket_hub.ts";
 import { FaultInjector } from "./fault_injection.ts";
-import { PadDatabase } from "./pad_database.ts";
+import { expireRooms, persistRoom } from "./_persister.ts";
+import { PadDatabase, type PadStorage } from "./pad_database.ts";
 import type { PadServerOptions } from "./pad_server_options.ts";
 
-export { PadDatabase, type PersistedPad } from "./pad_database.ts";
+export {
+  PadDatabase,
+  type PadStorage,
+  type PersistedPad,
+} from "./pad_database.ts";
 export type { PadServerOptions } from "./pad_server_options.ts";
 export type {
   CloseNextConnectOptions,
@@ -68,12 +73,13 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   readonly url: string;
   /** The port listened on. */
   readonly port: number;
-  /** The persistence stand-in, or `null` when nothing is persisted. */
-  readonly database: PadDatabase | null;
+  /** Where pads persist, or `null` when nothing is persisted. */
+  readonly database: PadStorage | null;
 
   readonly #http: Deno.HttpServer<Deno.NetAddr>;
   readonly #startTime: number;
   readonly #snapshotTimer: ReturnType<typeof setInterval> | undefined;
+  readonly #cleanupTimer: ReturnType<typeof setInterval>;
   readonly #hub: SocketHub;
   readonly #rooms: Map<string, Room>;
   #closing: Promise<void> | undefined;
@@ -82,7 +88,8 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    * Start listening at once. {@linkcode startPadServer} does the same.
    *
    * @param options Where to listen, what is persisted.
-   * @throws {RangeError} If `snapshotIntervalMs` is negative or not finite.
+   * @throws {RangeError} If `snapshotIntervalMs` is negative or not
+   * finite, or `expiryDays` or `cleanupIntervalMs` not positive.
    * @throws {TypeError} If a pad id in `pads` is not a valid pad id.
    * @throws {Deno.errors.AddrInUse} If the port is taken.
    */
@@ -93,6 +100,20 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
       throw new RangeError(
         `Cannot snapshot pads as the interval is not a non-negative number of milliseconds: current value is ${interval}`,
       );
+    }
+    const expiryDays = options.expiryDays ?? 1;
+    const cleanupMs = options.cleanupIntervalMs ?? 3_600_000;
+    for (
+      const [what, value] of [["expiry days", expiryDays], [
+        "cleanup interval in milliseconds",
+        cleanupMs,
+      ]] as const
+    ) {
+      if (!(value > 0) || !Number.isFinite(value)) {
+        throw new RangeError(
+          `Cannot expire pads as the ${what} is not a positive number: current value is ${value}`,
+        );
+      }
     }
     let database = options.database ?? null;
     if (options.pads !== undefined) {
@@ -120,6 +141,12 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     if (database !== null && interval > 0) {
       this.#snapshotTimer = setInterval(() => this.snapshot(), interval);
     }
+    const maxIdleMs = expiryDays * 86_400_000;
+    this.#cleanupTimer = setInterval(
+      () => expireRooms(this.#rooms, database, maxIdleMs, Date.now()),
+      // setInterval takes at most 2^31-1 ms.
+      Math.min(cleanupMs, 2 ** 31 - 1),
+    );
   }
 
   /**
@@ -173,13 +200,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    */
   snapshot(): void {
     if (this.database === null) return;
-    for (const entry of this.#rooms.values()) {
-      const revision = entry.pad.revision;
-      if (revision > entry.persistedRevision) {
-        this.database.set(entry.id, entry.pad.toPersisted());
-        entry.persistedRevision = revision;
-      }
-    }
+    for (const room of this.#rooms.values()) persistRoom(room, this.database);
   }
 
   /**
@@ -225,6 +246,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
 
   async #shutDown(): Promise<void> {
     clearInterval(this.#snapshotTimer);
+    clearInterval(this.#cleanupTimer);
     this.#hub.stop();
     await this.#hub.closeSockets();
     await this.#http.shutdown();
@@ -265,7 +287,9 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
       return reply(400, (error as Error).message, TEXT_PLAIN);
     }
     // As on the real server, the pad exists from the upgrade request on.
-    this.#hub.watch(upgrade.socket, this.#hub.openRoom(padId, this.database));
+    const room = this.#hub.openRoom(padId, this.database);
+    room.lastAccessed = Date.now();
+    this.#hub.watch(upgrade.socket, room);
     return upgrade.response;
   }
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { PadDatabase } from "./pad_database.ts";
+import type { PadStorage } from "./pad_database.ts";
 
 /** How to start a `PadServer`. */
 export interface PadServerOptions {
@@ -30,11 +30,13 @@ export interface PadServerOptions {
    */
   pads?: Record<string, { text: string; language?: string | null }>;
   /**
-   * The persistence stand-in: pads not in memory are read from it, and
-   * changed pads are snapshotted into it. Without it (and without `pads`)
+   * Where pads persist: pads not in memory are read from it, and changed
+   * pads are snapshotted into it. A `PadDatabase` keeps them in memory (a
+   * restart is a second server on the same one), a `SqlitePadDatabase` in
+   * a file, as the real server does. Without it (and without `pads`)
    * nothing is persisted and `database_size` is 0.
    */
-  database?: PadDatabase;
+  database?: PadStorage;
   /**
    * How often to snapshot pads whose revision changed into the database, in
    * milliseconds; `0` snapshots only when `PadServer.snapshot` is
@@ -43,6 +45,22 @@ export interface PadServerOptions {
    * @default {3000}
    */
   snapshotIntervalMs?: number;
+  /**
+   * Days without a socket opening a pad before it leaves memory, as the
+   * real server's `EXPIRY_DAYS`: its sockets are closed, and with
+   * persistence it is written once more and read back when opened again;
+   * without it, it is gone. Fractions are allowed (for tests).
+   *
+   * @default {1}
+   */
+  expiryDays?: number;
+  /**
+   * How often expired pads are looked for, in milliseconds; the real
+   * server looks hourly.
+   *
+   * @default {3600000}
+   */
+  cleanupIntervalMs?: number;
   /**
    * The `start_time` reported by `/api/stats`, in seconds since the Unix
    * epoch.
