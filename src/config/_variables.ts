@@ -19,6 +19,7 @@ import {
   type ValueParser,
 } from "./_parse.ts";
 import type { Config } from "./config.ts";
+import { EMBEDDED_VARIABLES } from "./_embedded_variables.ts";
 import { HTTP_VARIABLES } from "./_http_variables.ts";
 import {
   ESSENTIAL_TOOLS,
@@ -54,7 +55,7 @@ export const VARIABLES: {
   rustpadUrl: {
     name: "RUSTPAD_URL",
     meaning:
-      "Base URL of the Rustpad server: http or https, no query, fragment or credentials; a path prefix is kept.",
+      "Base URL of the Rustpad server: http or https, no query, fragment or credentials; a path prefix is kept. The word embedded starts the project's compatible pad server in this process instead, as --embedded does.",
     default: DEFAULT_URL,
     parse: urlValue(DEFAULT_URL),
   },
@@ -133,4 +134,5 @@ export const VARIABLES: {
     }),
   },
   ...HTTP_VARIABLES,
+  ...EMBEDDED_VARIABLES,
 };
