@@ -298,7 +298,7 @@ export class PadClient {
       const { id, data } = message.UserCursor;
       const peer = this.#peers.get(id);
       if (id === this.#me || peer === undefined) return;
-      this.#peers.set(id, { info: peer.info, cursor: data });
+      this.#peers.set(id, { info: peer.info, cursor: this.#local(data) });
       this.#options.events?.peers?.(this.#peers);
     }
   }
@@ -390,6 +390,24 @@ export class PadClient {
       ]),
     };
     this.#options.events?.remote?.(operation, before);
+  }
+
+  /**
+   * A cursor from the server, in the text as the server has it, moved over
+   * our edits it has not seen yet (an insert of ours before it pushes it).
+   */
+  #local(data: CursorData): CursorData {
+    const state = this.#state;
+    if (state.kind === "synchronized") return data;
+    const pending = state.kind === "awaitingConfirm"
+      ? [state.outstanding]
+      : [state.outstanding, state.buffer];
+    const move = (position: number) =>
+      pending.reduce((at, operation) => operation.transformIndex(at), position);
+    return {
+      cursors: data.cursors.map(move),
+      selections: data.selections.map(([s, e]) => [move(s), move(e)]),
+    };
   }
 
   /** Others' cursors move with every change, as the server moves them. */
