@@ -11,6 +11,7 @@
 
 import type { Config } from "../config/config.ts";
 import { ConfirmationGuard } from "../safety/confirmation.ts";
+import { IdempotencyStore } from "../safety/idempotency.ts";
 import { RustpadHttpClient } from "../rustpad/http_client.ts";
 import { SessionPool } from "../rustpad/session_pool.ts";
 
@@ -62,6 +63,8 @@ export class Backend implements AsyncDisposable {
   readonly http: RustpadHttpClient;
   /** Issues and redeems confirmation tokens for every session. */
   readonly guard: ConfirmationGuard;
+  /** The idempotency keys of every session's writes. */
+  readonly idempotency: IdempotencyStore = new IdempotencyStore();
   #closing: Promise<void> | undefined;
 
   /**

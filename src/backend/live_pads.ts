@@ -7,11 +7,6 @@
  * One per {@linkcode SessionPool}, so every MCP session of the process
  * shares it.
  *
- * Why it is longer than 300 lines: it is the one place that follows a pad's
- * session events for everything live (cursors, authors, undo records, the
- * caret, watchers), so each event is read once; the pure parts live in
- * `presence.ts`, `undo.ts` and `_pad_presence.ts`.
- *
  * @module
  */
 

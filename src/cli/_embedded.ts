@@ -4,11 +4,18 @@
 // editor's URL on stderr. Pad ids are the pads' only access control, so
 // anything but loopback needs RUSTPAD_EMBEDDED_PUBLIC=true.
 
-import { isLoopback, parseListen } from "../mcp/_http_guard.ts";
-import { type Config, ConfigError, loadConfig } from "../config/config.ts";
-import { CONFIG_VARIABLES } from "../config/usage.ts";
-import { type PadServer, startPadServer } from "../testing/pad_server.ts";
-import { SqlitePadDatabase } from "../testing/sqlite_pad_database.ts";
+import {
+  type Config,
+  CONFIG_VARIABLES,
+  ConfigError,
+  loadConfig,
+} from "../config/mod.ts";
+import { isLoopback, parseListen } from "../config/listen.ts";
+import {
+  type PadServer,
+  SqlitePadDatabase,
+  startPadServer,
+} from "../testing/mod.ts";
 
 /** Exit code for a bad flag or configuration value. */
 const USAGE_EXIT_CODE = 2;

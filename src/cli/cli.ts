@@ -7,24 +7,17 @@
  * @module
  */
 
-import process from "node:process";
 import { parseArgs } from "node:util";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { parseListen } from "../mcp/_http_guard.ts";
-import { PendingRequests } from "../mcp/_pending_requests.ts";
 import {
   runSearchProcess,
   SEARCH_PROCESS_FLAG,
-} from "../text/_search_process.ts";
+} from "../text/search_process.ts";
 import { runHttp } from "./_http_main.ts";
 import { configure, embeddedFlagArgs } from "./_embedded.ts";
-import { usage } from "../config/config.ts";
-import { createServer } from "../mcp/server.ts";
+import { parseListen } from "../config/listen.ts";
+import { usage } from "../config/usage.ts";
+import { serveStdio } from "../mcp/stdio.ts";
 import { VERSION } from "../config/version.ts";
-
-/** How long requests still being answered when stdin closes may take. */
-const STDIN_END_GRACE_MS = 10_000;
 
 /** Exit code for a bad flag or configuration value. */
 const USAGE_EXIT_CODE = 2;
@@ -105,26 +98,7 @@ export async function main(args: string[]): Promise<number> {
   if (listen !== undefined) return await runHttp(config, listen);
   embedded?.exitOnSignal();
 
-  const server = createServer(config);
-  const transport = new StdioServerTransport();
-  await server.connect(transport);
-  const pending = new PendingRequests(transport);
-  // Answer what was asked before stdin closed, then stop.
-  process.stdin.once("end", async () => {
-    await pending.settled(STDIN_END_GRACE_MS);
-    await server.close();
-  });
-  console.error(
-    `rustpad-mcp ${VERSION}: serving on stdio for ${config.rustpadUrl.href} with ${config.tools.size} tools`,
-  );
-  if (config.confirm === "never") {
-    console.error(
-      "rustpad-mcp: warning: RUSTPAD_CONFIRM=never: no write asks a person first, not even one that replaces a whole pad",
-    );
-  }
-  await server.closed;
-  await server.close();
-  return 0;
+  return await serveStdio(config);
 }
 
 async function writeStdout(text: string): Promise<void> {

@@ -2,7 +2,7 @@
 // or RUSTPAD_URL=embedded), spread into VARIABLES in _variables.ts.
 
 import { booleanValue, notAccepted, type ValueParser } from "./_parse.ts";
-import type { Settings, Variable } from "./_variables.ts";
+import type { Settings, Variable } from "./settings.ts";
 
 type EmbeddedKey = "embeddedPublic" | "embeddedDatabase";
 

@@ -1,5 +1,5 @@
 // The rows of the variables table for HTTP mode and replicas, spread into
-// VARIABLES in _config_variables.ts. Kept here so the parsers that only
+// VARIABLES in _variables.ts. Kept here so the parsers that only
 // these variables use (listen address, bearer token, shared secret) live
 // beside them.
 
@@ -9,12 +9,8 @@ import {
   notAccepted,
   type ValueParser,
 } from "./_parse.ts";
-import type { Settings, Variable } from "./_variables.ts";
-import {
-  type ListenAddress,
-  MIN_TOKEN_LENGTH,
-  parseListen,
-} from "../mcp/_http_guard.ts";
+import type { Settings, Variable } from "./settings.ts";
+import { type ListenAddress, MIN_TOKEN_LENGTH, parseListen } from "./listen.ts";
 
 const MIN_SECRET_BYTES = 32;
 const MAX_SECRET_LENGTH = 4096;

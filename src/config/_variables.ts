@@ -4,7 +4,7 @@
 // does not compile.
 //
 // Adding a variable: add the field (with its JSDoc) to `Config` in
-// config.ts, and a row here built from a parser in _config_parse.ts. Nothing
+// settings.ts, and a row here built from a parser in _parse.ts. Nothing
 // else changes: loadConfig, configFromEnvironment, CONFIG_VARIABLES and
 // --help all read this table. A check across several variables goes in
 // loadConfig.
@@ -16,33 +16,11 @@ import {
   textValue,
   toolListValue,
   urlValue,
-  type ValueParser,
 } from "./_parse.ts";
-import type { Config } from "./config.ts";
 import { EMBEDDED_VARIABLES } from "./_embedded_variables.ts";
 import { HTTP_VARIABLES } from "./_http_variables.ts";
-import {
-  ESSENTIAL_TOOLS,
-  READ_TOOLS,
-  TOOL_NAMES,
-  type ToolName,
-} from "./tool_names.ts";
-
-/** One environment variable and how to read it. */
-export interface Variable<T> {
-  readonly name: string;
-  /** One or two sentences for --help and README. */
-  readonly meaning: string;
-  /** The default as --help shows it. */
-  readonly default: string;
-  readonly parse: ValueParser<T>;
-}
-
-/** What the variables give, before the tool lists combine into `tools`. */
-export type Settings = Omit<Config, "tools"> & {
-  readonly allowTools: ReadonlySet<ToolName> | undefined;
-  readonly denyTools: ReadonlySet<ToolName> | undefined;
-};
+import type { Settings, Variable } from "./settings.ts";
+import { ESSENTIAL_TOOLS, READ_TOOLS, TOOL_NAMES } from "./tool_names.ts";
 
 const DEFAULT_URL = "https://rustpad.io";
 const MAX_USER_NAME_LENGTH = 64;

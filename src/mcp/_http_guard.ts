@@ -6,15 +6,6 @@
 /** Host names that always mean this machine. */
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 
-/** The minimum length of RUSTPAD_MCP_TOKEN. */
-export const MIN_TOKEN_LENGTH = 32;
-
-/** Whether a bind address or host name is loopback only. */
-export function isLoopback(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1");
-  return name === "localhost" || name === "::1" || /^127\./.test(name);
-}
-
 /** A JSON-RPC error body with an HTTP status, as the SDK answers errors. */
 export function jsonError(
   status: number,
@@ -136,25 +127,4 @@ export class OriginCheck {
     return (url.protocol === "http:" || url.protocol === "https:") &&
       LOOPBACK_NAMES.includes(url.hostname);
   }
-}
-
-/** Where to listen, from `--http` or `RUSTPAD_MCP_LISTEN`. */
-export interface ListenAddress {
-  hostname: string;
-  port: number;
-}
-
-/**
- * Parse `[HOST:]PORT`: `8080`, `0.0.0.0:8080`, `[::1]:8080`. The host
- * defaults to 127.0.0.1; port 0 picks a free port.
- */
-export function parseListen(text: string): ListenAddress | undefined {
-  const match = /^(?:(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(
-    text.trim(),
-  );
-  if (match === null) return undefined;
-  const port = Number(match[2]);
-  if (port > 65535) return undefined;
-  const host = match[1] ?? "127.0.0.1";
-  return { hostname: host.replace(/^\[(.*)\]$/, "$1"), port };
 }

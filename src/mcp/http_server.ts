@@ -9,16 +9,11 @@
  * @module
  */
 
-import {
-  BearerCheck,
-  isLoopback,
-  jsonError,
-  MIN_TOKEN_LENGTH,
-  OriginCheck,
-} from "./_http_guard.ts";
+import { BearerCheck, jsonError, OriginCheck } from "./_http_guard.ts";
 import { type HttpSession, SessionTable } from "./_http_sessions.ts";
 import { accessLine, onlyAnswers, trackBody } from "./_http_util.ts";
 import type { Backend } from "../backend/backend.ts";
+import { isLoopback, MIN_TOKEN_LENGTH } from "../config/listen.ts";
 import { VERSION } from "../config/version.ts";
 
 /** Options for {@linkcode serveHttp}. */

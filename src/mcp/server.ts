@@ -11,10 +11,12 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type Backend, createBackend } from "../backend/backend.ts";
 import type { Config } from "../config/config.ts";
+import { TOOL_NAMES } from "../config/tool_names.ts";
 import { LivePads } from "../backend/live_pads.ts";
 import { attachLogging } from "./_logging.ts";
 import { registerResources } from "./_resources.ts";
-import { registerTools } from "../tools/mod.ts";
+import { createToolContext, TOOLS } from "../tools/mod.ts";
+import { registerTools } from "./_tools.ts";
 import { VERSION } from "../config/version.ts";
 
 /** What the server tells every client at `initialize`. */
@@ -191,13 +193,12 @@ export function createServer(
   const live = LivePads.of(backend.sessions);
   attachLogging(mcp, live.log);
   registerResources(mcp, live, config.rustpadUrl);
-  registerTools({
-    server: mcp,
-    config,
-    sessions: backend.sessions,
-    http: backend.http,
-    guard: backend.guard,
-    backend,
-  });
+  registerTools(
+    mcp,
+    TOOL_NAMES.filter((name) => config.tools.has(name)).map((name) =>
+      TOOLS[name]
+    ),
+    { ...createToolContext(backend), config },
+  );
   return new RustpadMcpServer(mcp, backend, options.backend === undefined);
 }

@@ -5,7 +5,7 @@
 // normalising builder methods, passed in as `Builder`, so this module needs
 // no runtime import of the class.
 
-import type { Component } from "./operation.ts";
+import type { Component } from "./component.ts";
 import {
   advanceCodePoints,
   codePointLength,

@@ -3,15 +3,15 @@
  * crate at its 0.6.1 release, which the Rustpad server and its browser client
  * build with. Lengths and positions count Unicode code points.
  *
- * Longer than 300 lines on purpose: this is the one public class, with the
- * builders that keep its normal form (they need its private fields). The
- * algorithms live in `_operation_algebra.ts`; most lines left here are the
- * JSDoc example each method carries.
+ * The builders' normal form lives in `_normal_form.ts`, the algorithms in
+ * `_operation_algebra.ts`; most lines left here are the JSDoc example each
+ * method carries.
  *
  * @module
  */
 
-import { codePointLength } from "./code_points.ts";
+import type { Component } from "./component.ts";
+import { NormalForm } from "./_normal_form.ts";
 import {
   applyComponents,
   composeInto,
@@ -20,13 +20,6 @@ import {
   transformInto,
   transformPosition,
 } from "./_operation_algebra.ts";
-
-/**
- * One component of an operation in Rustpad's wire form: a positive integer
- * retains that many code points, a negative integer deletes that many, a
- * string is inserted.
- */
-export type Component = number | string;
 
 /**
  * A text operation in normal form: no zero-length components, neighbours of
@@ -46,9 +39,7 @@ export type Component = number | string;
  * ```
  */
 export class TextOperation {
-  #components: Component[] = [];
-  #baseLength = 0;
-  #targetLength = 0;
+  #form = new NormalForm();
 
   /**
    * Read an operation from its JSON form the way the Rustpad server reads an
@@ -76,26 +67,17 @@ export class TextOperation {
 
   /** The components in normal form, in Rustpad's wire form. */
   get components(): readonly Component[] {
-    return this.#components;
+    return this.#form.components;
   }
 
   /** Length in code points of the text the operation applies to. */
   get baseLength(): number {
-    return this.#baseLength;
+    return this.#form.baseLength;
   }
 
   /** Length in code points of the text the operation produces. */
   get targetLength(): number {
-    return this.#targetLength;
-  }
-
-  #checkFits(action: string, text: string): void {
-    const length = codePointLength(text);
-    if (length !== this.#baseLength) {
-      throw new RangeError(
-        `Cannot ${action} operation as its base length ${this.#baseLength} differs from the text length: current length is ${length}`,
-      );
-    }
+    return this.#form.targetLength;
   }
 
   /**
@@ -114,17 +96,7 @@ export class TextOperation {
    * ```
    */
   retain(count: number): this {
-    checkCount("retain", count);
-    if (count === 0) return this;
-    this.#baseLength += count;
-    this.#targetLength += count;
-    const last = this.#components.length - 1;
-    const previous = this.#components[last];
-    if (typeof previous === "number" && previous > 0) {
-      this.#components[last] = previous + count;
-    } else {
-      this.#components.push(count);
-    }
+    this.#form.retain(count);
     return this;
   }
 
@@ -144,16 +116,7 @@ export class TextOperation {
    * ```
    */
   delete(count: number): this {
-    checkCount("delete", count);
-    if (count === 0) return this;
-    this.#baseLength += count;
-    const last = this.#components.length - 1;
-    const previous = this.#components[last];
-    if (typeof previous === "number" && previous < 0) {
-      this.#components[last] = previous - count;
-    } else {
-      this.#components.push(-count);
-    }
+    this.#form.delete(count);
     return this;
   }
 
@@ -174,24 +137,7 @@ export class TextOperation {
    * ```
    */
   insert(text: string): this {
-    if (text === "") return this;
-    this.#targetLength += codePointLength(text);
-    const components = this.#components;
-    const last = components.length - 1;
-    const previous = components[last];
-    if (typeof previous === "string") {
-      components[last] = previous + text;
-    } else if (typeof previous === "number" && previous < 0) {
-      const beforeDelete = components[last - 1];
-      if (typeof beforeDelete === "string") {
-        components[last - 1] = beforeDelete + text;
-      } else {
-        components[last] = text;
-        components.push(previous);
-      }
-    } else {
-      components.push(text);
-    }
+    this.#form.insert(text);
     return this;
   }
 
@@ -210,10 +156,7 @@ export class TextOperation {
    * ```
    */
   isNoop(): boolean {
-    const components = this.#components;
-    return components.length === 0 ||
-      (components.length === 1 && typeof components[0] === "number" &&
-        components[0] > 0);
+    return this.#form.isNoop();
   }
 
   /**
@@ -235,8 +178,8 @@ export class TextOperation {
    * ```
    */
   apply(text: string): string {
-    this.#checkFits("apply", text);
-    return applyComponents(this.#components, text);
+    this.#form.checkFits("apply", text);
+    return applyComponents(this.#form.components, text);
   }
 
   /**
@@ -258,9 +201,9 @@ export class TextOperation {
    * ```
    */
   invert(text: string): TextOperation {
-    this.#checkFits("invert", text);
+    this.#form.checkFits("invert", text);
     const inverse = new TextOperation();
-    invertInto(this.#components, text, inverse);
+    invertInto(this.#form.components, text, inverse);
     return inverse;
   }
 
@@ -284,13 +227,15 @@ export class TextOperation {
    * ```
    */
   compose(other: TextOperation): TextOperation {
-    if (this.#targetLength !== other.#baseLength) {
+    const first = this.#form;
+    const second = other.#form;
+    if (first.targetLength !== second.baseLength) {
       throw new RangeError(
-        `Cannot compose operations as the second one's base length ${other.#baseLength} differs from the first one's target length: current target length is ${this.#targetLength}`,
+        `Cannot compose operations as the second one's base length ${second.baseLength} differs from the first one's target length: current target length is ${first.targetLength}`,
       );
     }
     const composed = new TextOperation();
-    composeInto(this.#components, other.#components, composed);
+    composeInto(first.components, second.components, composed);
     return composed;
   }
 
@@ -328,14 +273,16 @@ export class TextOperation {
    * ```
    */
   transform(other: TextOperation): [TextOperation, TextOperation] {
-    if (this.#baseLength !== other.#baseLength) {
+    const a = this.#form;
+    const b = other.#form;
+    if (a.baseLength !== b.baseLength) {
       throw new RangeError(
-        `Cannot transform operations as their base lengths differ: current lengths are ${this.#baseLength} and ${other.#baseLength}`,
+        `Cannot transform operations as their base lengths differ: current lengths are ${a.baseLength} and ${b.baseLength}`,
       );
     }
     const thisPrime = new TextOperation();
     const otherPrime = new TextOperation();
-    transformInto(this.#components, other.#components, thisPrime, otherPrime);
+    transformInto(a.components, b.components, thisPrime, otherPrime);
     return [thisPrime, otherPrime];
   }
 
@@ -356,7 +303,7 @@ export class TextOperation {
    * ```
    */
   transformIndex(position: number): number {
-    return transformPosition(this.#components, position);
+    return transformPosition(this.#form.components, position);
   }
 
   /**
@@ -374,10 +321,7 @@ export class TextOperation {
    * ```
    */
   equals(other: TextOperation): boolean {
-    const a = this.#components;
-    const b = other.#components;
-    return a.length === b.length &&
-      a.every((component, i) => component === b[i]);
+    return this.#form.equals(other.#form);
   }
 
   /**
@@ -394,14 +338,6 @@ export class TextOperation {
    * ```
    */
   toJSON(): Component[] {
-    return [...this.#components];
-  }
-}
-
-function checkCount(action: string, count: number): void {
-  if (!Number.isSafeInteger(count) || count < 0) {
-    throw new RangeError(
-      `Cannot ${action} as the count is not a non-negative integer: current value is ${count}`,
-    );
+    return [...this.#form.components];
   }
 }

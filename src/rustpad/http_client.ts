@@ -5,9 +5,6 @@
  * {@linkcode RustpadHttpError} that names the URL and what went wrong, and
  * never repeats the body of an error page.
  *
- * Why it is longer than 300 lines: more than a third of it is the JSDoc of
- * the error type and the two reads; the code is one bounded fetch.
- *
  * @example Read a pad
  * ```ts ignore
  * import { RustpadHttpClient } from "@rustpad-mcp/server";

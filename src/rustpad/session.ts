@@ -1,33 +1,21 @@
 /**
  * A live collaboration session on one pad over Rustpad's WebSocket: the
- * socket, the waits and their bounds. What the messages mean for the
- * document (text, revision, history, people) is folded by
- * {@link ./pad_state.ts | PadState}; waits live in `_session_waits.ts` and
- * frame order and bounds in `_frame_inbox.ts`.
- *
- * Why it is longer than 300 lines: about half of it is the documented read
- * API (text, revision, history window, people) that delegates to PadState;
- * the socket logic itself is the other half.
+ * public API. What the messages mean for the document (text, revision,
+ * history, people) is folded by {@link ./pad_state.ts | PadState}; the
+ * socket's lifecycle (opening, handshake, failure, closing) lives in
+ * `_session_socket.ts`, waits in `_session_waits.ts` and frame order and
+ * bounds in `_frame_inbox.ts`.
  *
  * @module
  */
 
-import type { EditToSend } from "../ot/client_state.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import { PadState, type SessionListener } from "./pad_state.ts";
-import {
-  type ClientMessage,
-  type CursorData,
-  encodeMessage,
-  type ServerMessage,
-  type UserId,
-  type UserInfo,
-} from "./protocol.ts";
+import type { CursorData, UserId, UserInfo } from "./protocol.ts";
 import type { LoggedOperation } from "./revision_log.ts";
 import { parseBaseUrl, socketUrl } from "./urls.ts";
-import { SessionError } from "./session_error.ts";
-import { FrameInbox, FrameTooLargeError } from "./_frame_inbox.ts";
-import { type Acknowledgement, SessionWaits } from "./_session_waits.ts";
+import type { Acknowledgement } from "./_session_waits.ts";
+import { SessionSocket } from "./_session_socket.ts";
 
 export type { Acknowledgement } from "./_session_waits.ts";
 
@@ -75,44 +63,13 @@ export class PadSession {
   /** The WebSocket address. */
   readonly url: URL;
 
-  #socket: WebSocket;
-  #timeoutMs: number;
-  #userId: UserId | undefined;
   #state = new PadState();
-  #waits: SessionWaits;
-  #inbox: FrameInbox;
-  #failure: SessionError | undefined;
-  #closedByUs = false;
-  #socketClosed: Promise<void>;
-  #onIdentity: () => void = () => {};
-  #socketError: string | undefined;
+  #socket: SessionSocket;
 
   private constructor(url: URL, padId: string, timeoutMs: number) {
     this.url = url;
     this.padId = padId;
-    this.#timeoutMs = timeoutMs;
-    this.#waits = new SessionWaits(timeoutMs);
-    this.#inbox = new FrameInbox({
-      handle: (message) => this.#receive(message),
-      isOpen: () => this.isOpen,
-      fail: (error) =>
-        this.#fail(
-          error instanceof FrameTooLargeError
-            ? new SessionError(
-              "malformed",
-              `Rustpad sent pad "${this.padId}" a frame too large to read, so the session was closed: ${error.message}`,
-            )
-            : new SessionError(
-              "malformed",
-              `Rustpad sent a malformed frame on pad "${this.padId}", so the session was closed`,
-              { cause: error },
-            ),
-        ),
-    });
-    this.#socket = new WebSocket(url);
-    this.#socketClosed = new Promise((resolve) => {
-      this.#socket.addEventListener("close", () => resolve(), { once: true });
-    });
+    this.#socket = new SessionSocket(url, padId, timeoutMs, this.#state);
   }
 
   /**
@@ -138,7 +95,7 @@ export class PadSession {
       options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     );
     try {
-      await session.#connect(options.user);
+      await session.#socket.connect(options.user);
     } catch (error) {
       await session.close();
       throw error;
@@ -148,7 +105,7 @@ export class PadSession {
 
   /** This connection's user id. */
   get userId(): UserId {
-    return this.#userId as UserId;
+    return this.#socket.userId as UserId;
   }
 
   /** The pad's text as this session sees it, own pending edits included. */
@@ -197,7 +154,7 @@ export class PadSession {
 
   /** Whether the session can still be used. */
   get isOpen(): boolean {
-    return this.#failure === undefined && !this.#closedByUs;
+    return this.#socket.isOpen;
   }
 
   /** Whether edits of ours are still waiting for their acknowledgement. */
@@ -279,18 +236,8 @@ export class PadSession {
    * first.
    */
   submit(operation: TextOperation): Promise<Acknowledgement> {
-    this.#checkOpen("submit an edit");
-    const send = this.#state.applyLocal(operation);
-    const acknowledged = this.#waits.edit(send !== undefined, () => {
-      this.#fail(
-        new SessionError(
-          "timeout",
-          `Rustpad did not acknowledge the edit to pad "${this.padId}" within ${this.#timeoutMs} ms`,
-        ),
-      );
-    });
-    if (send) this.#send({ Edit: send });
-    return acknowledged;
+    this.#socket.checkOpen("submit an edit");
+    return this.#socket.sendEdit(this.#state.applyLocal(operation));
   }
 
   /**
@@ -301,12 +248,11 @@ export class PadSession {
    * time.
    */
   async setLanguage(language: string): Promise<void> {
-    this.#checkOpen("set the language");
-    this.#send({ SetLanguage: language });
-    await this.#waits.echo(
+    this.#socket.checkOpen("set the language");
+    await this.#socket.request(
+      { SetLanguage: language },
       (message) => "Language" in message && message.Language === language,
       "the language change",
-      this.padId,
     );
   }
 
@@ -318,13 +264,12 @@ export class PadSession {
    * time.
    */
   async setUserInfo(info: UserInfo): Promise<void> {
-    this.#checkOpen("announce the user");
-    this.#send({ ClientInfo: info });
-    await this.#waits.echo(
+    this.#socket.checkOpen("announce the user");
+    await this.#socket.request(
+      { ClientInfo: info },
       (message) =>
-        "UserInfo" in message && message.UserInfo.id === this.#userId,
+        "UserInfo" in message && message.UserInfo.id === this.#socket.userId,
       "the user announcement",
-      this.padId,
     );
   }
 
@@ -335,8 +280,8 @@ export class PadSession {
    * @param data Cursor positions and selections in code points.
    */
   sendCursor(data: CursorData): void {
-    this.#checkOpen("send cursor data");
-    this.#send({ CursorData: data });
+    this.#socket.checkOpen("send cursor data");
+    this.#socket.send({ CursorData: data });
   }
 
   /**
@@ -350,15 +295,15 @@ export class PadSession {
    * time.
    */
   async roundTrip(): Promise<void> {
-    this.#checkOpen("wait for the server");
-    const userId = this.#userId as UserId;
-    this.#send({
-      CursorData: this.cursors.get(userId) ?? { cursors: [], selections: [] },
-    });
-    await this.#waits.echo(
+    this.#socket.checkOpen("wait for the server");
+    const userId = this.userId;
+    await this.#socket.request(
+      {
+        CursorData: this.cursors.get(userId) ??
+          { cursors: [], selections: [] },
+      },
       (message) => "UserCursor" in message && message.UserCursor.id === userId,
       "a round trip",
-      this.padId,
     );
   }
 
@@ -366,181 +311,12 @@ export class PadSession {
    * Close the session. Edits still unacknowledged are rejected with
    * {@linkcode EditNotAcknowledgedError}. Resolves when the socket is closed.
    */
-  async close(): Promise<void> {
-    if (!this.#closedByUs) {
-      this.#closedByUs = true;
-      if (!this.#failure) this.#state.end(undefined);
-      this.#rejectAll(
-        new SessionError(
-          "closed",
-          `The session on pad "${this.padId}" was closed before the server answered`,
-        ),
-      );
-      if (this.#socket.readyState !== WebSocket.CLOSED) this.#socket.close();
-    }
-    // A server that never answers the closing handshake must not hang us.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      this.#socketClosed,
-      new Promise<void>((resolve) =>
-        timer = setTimeout(resolve, this.#timeoutMs)
-      ),
-    ]);
-    clearTimeout(timer);
+  close(): Promise<void> {
+    return this.#socket.close();
   }
 
   /** Close the session; for `await using`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-
-  async #connect(user: UserInfo | undefined): Promise<void> {
-    const socket = this.#socket;
-    const ready = Promise.withResolvers<void>();
-    const timer = setTimeout(() => {
-      ready.reject(
-        new SessionError(
-          "timeout",
-          `Rustpad at ${this.url.origin} did not open pad "${this.padId}" within ${this.#timeoutMs} ms`,
-        ),
-      );
-    }, this.#timeoutMs);
-    let opened = false;
-    socket.addEventListener("open", () => opened = true, { once: true });
-    socket.addEventListener("error", (event) => {
-      const reason = (event as ErrorEvent).message;
-      if (opened) {
-        // Our own WebSocket refused something (a frame over its 64 MiB
-        // limit): the close that follows must not blame the server.
-        this.#socketError = reason;
-        return;
-      }
-      ready.reject(
-        new SessionError(
-          "unreachable",
-          `Cannot reach Rustpad at ${this.url.href}: ${
-            reason || "the WebSocket connection failed"
-          }`,
-        ),
-      );
-    });
-    socket.addEventListener("close", () => {
-      clearTimeout(timer);
-      this.#onClose(opened);
-      if (this.#failure) ready.reject(this.#failure);
-    });
-    socket.addEventListener("message", (event) => {
-      if (typeof event.data === "string" && this.isOpen) {
-        this.#inbox.push(event.data);
-      }
-    });
-    this.#onIdentity = () => this.#startBarrier(user, ready);
-    try {
-      await ready.promise;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  #receive(message: ServerMessage): void {
-    if (this.#userId === undefined) {
-      if (!("Identity" in message)) {
-        throw new TypeError(
-          `Cannot start the session as the first frame is not Identity: current frame is ${
-            Object.keys(message)[0]
-          }`,
-        );
-      }
-      this.#userId = message.Identity;
-      this.#onIdentity();
-      return;
-    }
-    this.#state.receive(
-      message,
-      this.#userId,
-      (send) => this.#acknowledge(send),
-    );
-    this.#waits.offer(message);
-  }
-
-  /**
-   * The server reads a client's messages only after sending the whole
-   * initial burst, so the echo of our first message marks the burst's end.
-   * Announcing ourselves is that message; an invisible session sends empty
-   * cursor data instead.
-   */
-  #startBarrier(
-    user: UserInfo | undefined,
-    ready: PromiseWithResolvers<void>,
-  ): void {
-    const own = (message: ServerMessage) =>
-      user
-        ? "UserInfo" in message && message.UserInfo.id === this.#userId
-        : "UserCursor" in message && message.UserCursor.id === this.#userId;
-    this.#send(
-      user
-        ? { ClientInfo: user }
-        : { CursorData: { cursors: [], selections: [] } },
-    );
-    this.#waits.echo(own, "the initial history", this.padId).then(
-      ready.resolve,
-      ready.reject,
-    );
-  }
-
-  #acknowledge(send: EditToSend | undefined): void {
-    if (send) this.#send({ Edit: send });
-    this.#waits.acknowledge(() => ({
-      revision: this.#state.revision,
-      text: this.text,
-    }));
-  }
-
-  #send(message: ClientMessage): void {
-    // A socket that is closing fails the session from its close event.
-    if (this.#socket.readyState !== WebSocket.OPEN) return;
-    this.#socket.send(encodeMessage(message));
-  }
-
-  #checkOpen(action: string): void {
-    if (this.#failure) throw this.#failure;
-    if (this.#closedByUs) {
-      throw new SessionError(
-        "closed",
-        `Cannot ${action} as the session on pad "${this.padId}" is closed`,
-      );
-    }
-  }
-
-  #onClose(opened: boolean): void {
-    if (this.#closedByUs || this.#failure) return;
-    this.#fail(
-      new SessionError(
-        opened ? "closed" : "unreachable",
-        opened
-          ? this.#socketError
-            ? `The connection to pad "${this.padId}" failed: ${this.#socketError}`
-            : `Rustpad closed the connection to pad "${this.padId}"`
-          : `Cannot reach Rustpad at ${this.url.href}: the WebSocket connection failed`,
-      ),
-    );
-  }
-
-  /** Record the first failure, close the socket and reject every wait. */
-  #fail(error: SessionError): void {
-    if (this.#failure || this.#closedByUs) return;
-    this.#failure = error;
-    this.#rejectAll(error);
-    this.#state.end(error);
-    if (
-      this.#socket.readyState === WebSocket.OPEN ||
-      this.#socket.readyState === WebSocket.CONNECTING
-    ) {
-      this.#socket.close();
-    }
-  }
-
-  #rejectAll(cause: SessionError): void {
-    this.#waits.rejectAll(cause, this.#userId ?? -1, this.#state.revision);
   }
 }

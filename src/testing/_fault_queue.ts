@@ -7,7 +7,7 @@ import type {
   DropNextEditOptions,
   StallNextEditOptions,
 } from "./faults.ts";
-import type { Room } from "./_room.ts";
+import type { Connection } from "./_connection.ts";
 
 /** Pending faults of one kind, first in first out. */
 export class FaultQueue<T extends { pad?: string }> {
@@ -72,11 +72,22 @@ export function checkDelay(ms: number, what: string): void {
   }
 }
 
+/**
+ * What the fault-injection methods reach of a pad in memory (a `Room` of
+ * _room.ts, which imports this module): its connections and counts.
+ */
+export interface RoomView {
+  /** The connections open on the pad. */
+  readonly connections: ReadonlySet<Connection>;
+  /** What each user id has sent, open or closed. */
+  readonly counts: ReadonlyMap<number, { readonly metadata: number }>;
+}
+
 /** What a pad server shares with its fault-injection methods. */
 export interface ServerState {
   readonly faults: Faults;
   /** The pads in memory, by pad id. */
-  readonly rooms: Map<string, Room>;
+  readonly rooms: ReadonlyMap<string, RoomView>;
 }
 
 // Kept out of the classes' public shape: the types are private.

@@ -3,9 +3,6 @@
  * stalled or late edits, late departures, cut connections, slow sockets,
  * raw frames, and the counts a test checks a client's frugality by.
  *
- * Why it is longer than 300 lines: three quarters of it is JSDoc, a runnable
- * example for every fault; the code is a line or two per fault.
- *
  * @module
  */
 

@@ -8,7 +8,7 @@
  * it runs in place.
  *
  * The process is the `deno` that runs the server ({@linkcode Deno.execPath})
- * running `_search_process.ts` next to this module, found relative to
+ * running `search_process.ts` next to this module, found relative to
  * `import.meta.url` (a file in a checkout, or a JSR URL); a `deno compile`
  * binary runs itself with `SEARCH_PROCESS_FLAG` instead, which `src/cli.ts`
  * hands to `runSearchProcess`. Either way the server needs `--allow-run`
@@ -21,7 +21,7 @@ import {
   SEARCH_PROCESS_FLAG,
   type SearchReply,
   type SearchRequest,
-} from "./_search_process.ts";
+} from "./search_process.ts";
 import {
   compilePattern,
   type SearchOptions,
@@ -85,7 +85,7 @@ const PROCESS_ARGS = Deno.build.standalone ? [SEARCH_PROCESS_FLAG] : [
   "--no-prompt",
   "--no-config",
   "--no-lock",
-  new URL("./_search_process.ts", import.meta.url).href,
+  new URL("./search_process.ts", import.meta.url).href,
 ];
 
 async function inProcess(

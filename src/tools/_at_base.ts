@@ -3,25 +3,27 @@
 // structured conflict), and otherwise rebasing the edit over everything
 // since, with the diff of what it finally did.
 
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { advanceCodePoints, codePointLength } from "../ot/code_points.ts";
 import { commonEnds } from "../text/common_ends.ts";
-import { type Conflict, type EditRange, findConflicts } from "../safety/conflicts.ts";
+import {
+  type Conflict,
+  type EditRange,
+  findConflicts,
+} from "../safety/conflicts.ts";
 import { type Diff, unifiedDiff } from "../text/diff.ts";
 import { LineIndex } from "../text/lines.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import type { EditOutcome } from "../rustpad/session_pool.ts";
-import { fenceUntrusted } from "../safety/untrusted.ts";
 import {
   checkResultLength,
   countField,
   countSchema,
   objectSchema,
-  type ToolContext,
+  result,
 } from "./_shared.ts";
+import type { ToolContext, ToolResult } from "./tool.ts";
 import type { WriteGate } from "./_write.ts";
 
 export const baseRevisionSchema = countSchema(
@@ -194,7 +196,7 @@ export async function writeAtBaseOr(
   build: (live: PadSession) => TextOperation,
 ): Promise<
   | { kind: "written"; written: EditOutcome; diff: Diff }
-  | { kind: "refused"; result: CallToolResult }
+  | { kind: "refused"; result: ToolResult }
 > {
   if (plan !== undefined) {
     const submitted = await submitPlan(gate, padId, plan);
@@ -229,7 +231,7 @@ export function conflictResult(
   revision: number,
   conflicts: readonly ConflictReport[],
   canMerge = false,
-): CallToolResult {
+): ToolResult {
   const message =
     `Nothing was changed: since base_revision someone changed text that ${
       conflicts.length === 1 ? "an edit replaces" : "several edits replace"
@@ -241,21 +243,11 @@ export function conflictResult(
       conflict.changed_by.join(", ")
     }:\n${conflict.current_text}`
   ).join("\n\n");
-  return {
-    content: [{
-      type: "text",
-      text: `${message}\n${
-        fenceUntrusted(shown, { source: `pad "${id}" and its users` })
-      }`,
-    }],
-    structuredContent: {
-      status: "conflict",
-      id,
-      revision,
-      message,
-      conflicts,
-    },
-  };
+  return result(
+    { status: "conflict", id, revision, message, conflicts },
+    message,
+    { untrusted: shown, source: `pad "${id}" and its users` },
+  );
 }
 
 function report(session: PadSession, conflict: Conflict): ConflictReport {

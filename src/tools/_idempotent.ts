@@ -1,27 +1,12 @@
 // Idempotency keys for write tools: a repeated call with the same key and
 // arguments gets the first call's result, flagged `replayed`, and writes
-// nothing. Keys live in one store per backend, shared by every MCP session
+// nothing. Keys live in the backend's store, shared by every MCP session
 // of the process.
 
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Backend } from "../backend/backend.ts";
-import { fingerprint, IdempotencyStore } from "../safety/idempotency.ts";
+import { fingerprint } from "../safety/idempotency.ts";
 import { EditNotAcknowledgedError } from "../rustpad/session_error.ts";
-import type { ToolContext } from "./_shared.ts";
-
-const stores = new WeakMap<Backend, IdempotencyStore>();
-
-/** The process's idempotency keys, shared by every MCP session of a backend. */
-export function idempotencyStore(context: ToolContext): IdempotencyStore {
-  let store = stores.get(context.backend);
-  if (store === undefined) {
-    store = new IdempotencyStore();
-    stores.set(context.backend, store);
-  }
-  return store;
-}
+import type { ToolContext, ToolResult } from "./tool.ts";
 
 export const idempotencyKeySchema = z.string().min(1).max(128).optional()
   .describe(
@@ -40,8 +25,8 @@ export async function idempotent<
   context: ToolContext,
   tool: string,
   args: A,
-  run: (args: A) => Promise<CallToolResult>,
-): Promise<CallToolResult> {
+  run: (args: A) => Promise<ToolResult>,
+): Promise<ToolResult> {
   const { idempotency_key: key, ...rest } = args;
   if (key === undefined) return await run(args);
   const print = await fingerprint({
@@ -49,7 +34,7 @@ export async function idempotent<
     url: context.config.rustpadUrl.href,
     args: rest,
   });
-  const { value, replayed } = await idempotencyStore(context).run(
+  const { value, replayed } = await context.backend.idempotency.run(
     key,
     print,
     () => run(args),
@@ -60,7 +45,7 @@ export async function idempotent<
 
 /** Only a write that happened, or may have, is remembered under its key. */
 function keep(
-  outcome: { value: CallToolResult } | { error: unknown },
+  outcome: { value: ToolResult } | { error: unknown },
 ): boolean {
   if ("error" in outcome) {
     const error = outcome.error;
@@ -68,26 +53,15 @@ function keep(
     return error instanceof EditNotAcknowledgedError && error.sent &&
       error.kind !== "closed";
   }
-  const status = (outcome.value.structuredContent as { status?: unknown })
-    ?.status;
-  return !outcome.value.isError && status === "applied";
+  return outcome.value.structuredContent.status === "applied";
 }
 
-function replay(first: CallToolResult): CallToolResult {
-  const content = first.content.map((block, index) =>
-    index === 0 && block.type === "text"
-      ? {
-        ...block,
-        text:
-          `Replayed: this idempotency_key was used before, so nothing was written now; the first call's result follows.\n${block.text}`,
-      }
-      : block
-  );
+function replay(first: ToolResult): ToolResult {
   return {
-    ...first,
-    content,
-    ...(first.structuredContent !== undefined && {
-      structuredContent: { ...first.structuredContent, replayed: true },
-    }),
+    structuredContent: { ...first.structuredContent, replayed: true },
+    text: [
+      "Replayed: this idempotency_key was used before, so nothing was written now; the first call's result follows.",
+      ...first.text,
+    ],
   };
 }

@@ -13,7 +13,8 @@ import {
 } from "../rustpad/presence.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import { fenceUntrusted } from "../safety/untrusted.ts";
-import { countField, objectSchema, type ToolContext } from "./_shared.ts";
+import { countField, objectSchema } from "./_shared.ts";
+import type { TextPart, ToolContext } from "./tool.ts";
 
 const positionSchema = objectSchema({
   line: countField,
@@ -72,23 +73,22 @@ export async function nearbyAt(
     line: number;
     where: PersonInRange["where"];
   }[];
-  note: string;
+  note: TextPart[];
 }> {
   // Session events reach LivePads in a microtask: let them all run first.
   await new Promise((resolve) => setTimeout(resolve, 0));
   const hits = LivePads.of(context.sessions).nearby(padId, ackRevision - 1);
-  if (hits.length === 0) return { note: "" };
+  if (hits.length === 0) return { note: [] };
   return {
     people_nearby: hits.map((hit) => ({
       name: hit.name,
       line: hit.position.line,
       where: hit.where,
     })),
-    note: `People's cursors are at the change:\n${
-      fenceUntrusted(describePeople(hits), {
-        source: `pad "${padId}" (the names people chose)`,
-      })
-    }`,
+    note: ["People's cursors are at the change:", {
+      untrusted: describePeople(hits),
+      source: `pad "${padId}" (the names people chose)`,
+    }],
   };
 }
 

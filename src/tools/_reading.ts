@@ -3,7 +3,8 @@
 // pad's text together with the revision it is at.
 
 import { z } from "zod";
-import { markRead, type ToolContext } from "./_shared.ts";
+import { markRead } from "./_shared.ts";
+import type { ToolContext } from "./tool.ts";
 
 export const READ_ANNOTATIONS = {
   readOnlyHint: true,

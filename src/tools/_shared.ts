@@ -1,84 +1,52 @@
-// What every tool module shares: the context the tools run in, the input
-// schemas with the rules a model must follow, and the shapes of results.
+// What every tool module shares: the input schemas with the rules a model
+// must follow, the shapes of results, and the read set and confirmation
+// helpers every tool calls the same way.
 //
-// Tool descriptions (tools/list size is pinned by a test): what it does,
+// Tool descriptions (a test pins what a model reads): what it does,
 // starting with a verb; which sibling to use instead, by name; what else it
 // changes (joins the pad, creates an unknown id, asks a person); how it fails
 // and that failing changes nothing. Shared rules (pad ids, size limit, tokens,
 // untrusted text) live once, in INSTRUCTIONS or a schema. Say "more than one",
 // "code points". Build schemas with objectSchema(), input counts with
-// countSchema(), result counts with countField, and wrap registerTool in
-// withoutTaskSupport(). Results: describe only fields whose name does not
-// say what they are; shared shapes live here and in _write.ts.
+// countSchema(), result counts with countField. Results: describe only fields
+// whose name does not say what they are; shared shapes live here and in
+// _write.ts.
 
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import type {
-  McpServer,
-  RegisteredTool,
-} from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { codePointLength } from "../ot/code_points.ts";
-import type { Backend } from "../backend/backend.ts";
-import type { Config } from "../config/config.ts";
 import { LivePads } from "../backend/live_pads.ts";
+import { codePointLength } from "../ot/code_points.ts";
 import {
-  ConfirmationGuard,
-  type ConfirmationRequest,
-  type ElicitConfirm,
-} from "../safety/confirmation.ts";
-import type { RustpadHttpClient } from "../rustpad/http_client.ts";
-import { MAX_PAD_ID_LENGTH, PAD_ID_PATTERN, PAD_ID_RULE } from "../rustpad/pad_id.ts";
+  MAX_PAD_ID_LENGTH,
+  PAD_ID_PATTERN,
+  PAD_ID_RULE,
+} from "../rustpad/pad_id.ts";
 import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
-import type { SessionPool } from "../rustpad/session_pool.ts";
-import { SessionError } from "../rustpad/session_error.ts";
-import { fenceUntrusted } from "../safety/untrusted.ts";
 import { editorUrl } from "../rustpad/urls.ts";
-
-/** What a tool handler works with. */
-export interface ToolContext {
-  readonly server: McpServer;
-  readonly config: Config;
-  readonly http: RustpadHttpClient;
-  readonly sessions: SessionPool;
-  readonly guard: ConfirmationGuard;
-  /** The process-wide state shared by every MCP session (holds the above). */
-  readonly backend: Backend;
-}
-
-/** The pads each MCP connection (one server instance) has read. */
-const readPads = new WeakMap<McpServer, Set<string>>();
+import type {
+  ConfirmationGuard,
+  ConfirmationRequest,
+} from "../safety/confirmation.ts";
+import type { TextPart, ToolCall, ToolContext, ToolResult } from "./tool.ts";
 
 /**
- * Note that this connection has read pad `padId` with a read tool, for
+ * Note that this agent has read pad `padId` with a read tool, for
  * `RUSTPAD_REQUIRE_READ`. Every read tool calls it once it has the text.
  */
 export function markRead(context: ToolContext, padId: string): void {
-  let pads = readPads.get(context.server);
-  if (pads === undefined) {
-    pads = new Set();
-    readPads.set(context.server, pads);
-  }
-  pads.add(padId);
+  context.readPads.add(padId);
 }
 
-/** Whether this connection has read pad `padId` (see {@linkcode markRead}). */
+/** Whether this agent has read pad `padId` (see {@linkcode markRead}). */
 export function hasRead(context: ToolContext, padId: string): boolean {
-  return readPads.get(context.server)?.has(padId) ?? false;
+  return context.readPads.has(padId);
 }
 
 /**
- * A tool's input or output schema, or an object inside one. Pass this, not
- * a raw shape, to `registerTool`: it leaves out the `$schema` key zod puts
- * on every root schema and the `additionalProperties: false` it puts on
- * every output object, which repeat in every tool of tools/list and tell a
- * model nothing (`undefined` metadata drops a key from the JSON).
- *
- * @example
- * ```ts ignore
- * outputSchema: objectSchema({ id: z.string(), revision: countField }),
- * ```
+ * A tool's input or output schema, or an object inside one. It leaves out
+ * the `$schema` key zod puts on every root schema and the
+ * `additionalProperties: false` it puts on every output object, which
+ * repeat in every tool of tools/list and tell a model nothing (`undefined`
+ * metadata drops a key from the JSON).
  */
 export function objectSchema<S extends z.ZodRawShape>(
   shape: S,
@@ -92,11 +60,6 @@ export function objectSchema<S extends z.ZodRawShape>(
 /**
  * A count or length: an integer from 0. Its JSON schema states only
  * `minimum: 0`, without the ±(2^53-1) bounds zod adds to every integer.
- *
- * @example
- * ```ts ignore
- * offset: countSchema("Where to start (default 0).").optional(),
- * ```
  */
 export function countSchema(description: string): z.ZodInt {
   return z.int().min(0).meta({ maximum: undefined }).describe(description);
@@ -111,22 +74,6 @@ export const countField: z.ZodInt = z.int().meta({
   minimum: undefined,
   maximum: undefined,
 });
-
-/**
- * Leave out the `execution: {taskSupport: "forbidden"}` the SDK adds to
- * every tool it registers: MCP reads a tool without `execution` exactly so
- * ("default when absent"), and the SDK runs it the same way, so in every
- * tool of tools/list it only costs tokens. Wrap every `registerTool` call.
- *
- * @example
- * ```ts ignore
- * withoutTaskSupport(context.server.registerTool("get_stats", config, handler));
- * ```
- */
-export function withoutTaskSupport(tool: RegisteredTool): RegisteredTool {
-  delete tool.execution;
-  return tool;
-}
 
 /** The shareable editor URL of a pad on the configured server. */
 export function padUrl(context: ToolContext, padId: string): string {
@@ -174,9 +121,9 @@ export const confirmTokenSchema = z.string().optional().describe(
 /** A successful result: the structured answer plus a text block that stands alone. */
 export function result(
   structuredContent: Record<string, unknown>,
-  text: string,
-): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent };
+  ...text: TextPart[]
+): ToolResult {
+  return { structuredContent, text };
 }
 
 /** A result that carries pad-derived text, fenced in the text block. */
@@ -185,16 +132,8 @@ export function untrustedResult(
   summary: string,
   untrusted: string,
   source: string,
-): CallToolResult {
-  return result(
-    structuredContent,
-    `${summary}\n${fenceUntrusted(untrusted, { source })}`,
-  );
-}
-
-/** A failed call: `isError` and one clear sentence. */
-export function errorResult(message: string): CallToolResult {
-  return { content: [{ type: "text", text: message }], isError: true };
+): ToolResult {
+  return result(structuredContent, summary, { untrusted, source });
 }
 
 /** Check that a write leaves the pad within Rustpad's limit. */
@@ -210,56 +149,16 @@ export function checkResultLength(
   }
 }
 
-/** How long a confirmation dialog may stay open: as long as a token lives. */
-const CONFIRMATION_WAIT_MS = 10 * 60 * 1000;
-
-/**
- * The elicitation function for the confirmation guard, when the client
- * declared form elicitation and the configuration allows dialogs.
- */
-export function elicitation(context: ToolContext): ElicitConfirm | undefined {
-  if (!context.config.elicitation) return undefined;
-  const capabilities = context.server.server.getClientCapabilities()
-    ?.elicitation;
-  // An empty elicitation capability means form mode (2025-06-18 clients).
-  if (
-    capabilities === undefined ||
-    (capabilities.form === undefined && capabilities.url !== undefined)
-  ) {
-    return undefined;
-  }
-  return async (message) => {
-    let answer;
-    try {
-      answer = await context.server.server.elicitInput({
-        mode: "form",
-        message,
-        requestedSchema: ConfirmationGuard.requestedSchema,
-      }, { timeout: CONFIRMATION_WAIT_MS });
-    } catch (error) {
-      throw new Error(
-        `Cannot confirm with a person as the confirmation dialog failed: ${
-          (error as Error).message
-        }. Nothing was changed`,
-        { cause: error },
-      );
-    }
-    return {
-      action: answer.action,
-      ...(answer.content !== undefined && { content: answer.content }),
-    };
-  };
-}
-
 /** Ask a person (or issue a token) before destroying pad content. */
 export async function confirm(
   context: ToolContext,
+  call: ToolCall,
   request: ConfirmationRequest,
   token: string | undefined,
 ): ReturnType<ConfirmationGuard["check"]> {
   const outcome = await context.guard.check(request, {
     token,
-    elicit: elicitation(context),
+    elicit: context.config.elicitation ? call.elicit : undefined,
   });
   // Operators want to know when a person was asked, and what came of it.
   LivePads.of(context.sessions).log.send(
@@ -268,35 +167,4 @@ export async function confirm(
     { pad: request.padId, tool: request.tool, status: outcome.status },
   );
   return outcome;
-}
-
-/**
- * Wrap a tool handler so every failure becomes an `isError` result with one
- * clear sentence, and anything quoted from upstream is fenced as untrusted.
- */
-export function safely<A extends unknown[]>(
-  handler: (...args: A) => Promise<CallToolResult>,
-): (...args: A) => Promise<CallToolResult> {
-  return async (...args) => {
-    try {
-      return await handler(...args);
-    } catch (error) {
-      return errorResult(describeError(error));
-    }
-  };
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error instanceof SessionError && error.kind === "malformed") {
-    // The parse error quotes the frame: upstream text, so fenced.
-    let cause = error.cause;
-    while (cause instanceof SessionError) cause = cause.cause;
-    if (cause instanceof Error) {
-      return `${error.message}\n${
-        fenceUntrusted(cause.message, { source: "the frame Rustpad sent" })
-      }`;
-    }
-  }
-  return error.message;
 }

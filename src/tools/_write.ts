@@ -3,8 +3,6 @@
 // read-before-edit rule, idempotency keys (_idempotent.ts), and the result
 // fields they share.
 
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type {
   ConfirmationOutcome,
@@ -15,7 +13,7 @@ import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import type { EditOutcome } from "../rustpad/session_pool.ts";
 import { idempotent } from "./_idempotent.ts";
-export { idempotencyKeySchema, idempotencyStore } from "./_idempotent.ts";
+export { idempotencyKeySchema } from "./_idempotent.ts";
 import { checkAvoidPeople, nearbyAt, nearbySchema } from "./_presence.ts";
 import {
   confirm,
@@ -23,23 +21,14 @@ import {
   hasRead,
   markRead,
   result,
-  safely,
-  type ToolContext,
   untrustedResult,
 } from "./_shared.ts";
-
-/** Which write tools ask a person first (`RUSTPAD_CONFIRM`). */
-export type ConfirmMode = ToolContext["config"]["confirm"];
-
-/** The permission mode of a configuration. */
-export function confirmMode(context: ToolContext): ConfirmMode {
-  return context.config.confirm;
-}
-
-/** Whether writes need a read of the pad first (`RUSTPAD_REQUIRE_READ`). */
-function requireRead(context: ToolContext): boolean {
-  return context.config.requireRead;
-}
+import type {
+  ToolCall,
+  ToolContext,
+  ToolDefinition,
+  ToolResult,
+} from "./tool.ts";
 
 /** A write tool's way to ask a person and to write. */
 export interface WriteGate {
@@ -78,11 +67,12 @@ export interface WriteAnnotations {
 
 function gate(
   context: ToolContext,
+  call: ToolCall,
   tool: string,
   annotations: WriteAnnotations,
   avoidPeople: boolean,
 ): WriteGate {
-  const mode = confirmMode(context);
+  const mode = context.config.confirm;
   const mustConsult = mode === "always" ||
     (mode === "destructive" && annotations.destructiveHint);
   let consulted = false;
@@ -94,7 +84,7 @@ function gate(
     async confirm(request, token, destroys) {
       consulted = true;
       if (!asks(destroys)) return { status: "confirmed" };
-      return await confirm(context, { ...request, tool }, token);
+      return await confirm(context, call, { ...request, tool }, token);
     },
     async edit(padId, build) {
       if (mustConsult && !consulted) {
@@ -119,36 +109,58 @@ export interface WriteArgs {
 }
 
 /**
- * Wrap a write tool's handler: failures become one-sentence errors, the
- * read-before-edit rule is enforced, `idempotency_key` replays the first
- * outcome, and the handler gets a {@linkcode WriteGate} that asks a person
- * as the permission mode and `annotations` say.
+ * A write tool as its module states it: a {@linkcode ToolDefinition}
+ * whose handler, `write`, gets a {@linkcode WriteGate} besides the context.
+ */
+export interface WriteToolDefinition<Input extends z.ZodRawShape>
+  extends Omit<ToolDefinition<Input>, "run"> {
+  /**
+   * Answer one call; ask through `gate.confirm` and write through
+   * `gate.edit`.
+   */
+  write(
+    args: z.output<z.ZodObject<Input>>,
+    gate: WriteGate,
+    context: ToolContext,
+    call: ToolCall,
+  ): Promise<ToolResult>;
+}
+
+/**
+ * Define a write tool: the read-before-edit rule is enforced,
+ * `idempotency_key` replays the first outcome, an applied write names who
+ * was at the change, and the handler gets a {@linkcode WriteGate} that asks
+ * a person as the permission mode and the tool's annotations say.
  *
- * @param context The tool context.
- * @param tool The tool name.
- * @param annotations The tool's annotations, as registered.
- * @param handler The tool's work.
- * @returns The MCP tool callback.
+ * @param definition The tool, with `write` for its work.
+ * @returns The tool definition.
  *
  * @example
  * ```ts ignore
- * context.server.registerTool("undo_last_edit", { ..., annotations: ANNOTATIONS },
- *   writeHandler(context, "undo_last_edit", ANNOTATIONS, async (args, gate) => {
+ * export const undoLastEdit = defineWriteTool({
+ *   name: "undo_last_edit", ..., annotations: UNDO_ANNOTATIONS,
+ *   async write(args, gate, context) {
  *     const outcome = await gate.confirm(request, args.confirm_token, true);
  *     ...
  *     const written = await gate.edit(args.id, (session) => operation);
- *   }));
+ *   },
+ * });
  * ```
  */
-export function writeHandler<A extends WriteArgs>(
-  context: ToolContext,
-  tool: string,
-  annotations: WriteAnnotations,
-  handler: (args: A, gate: WriteGate) => Promise<CallToolResult>,
-): (args: A) => Promise<CallToolResult> {
-  const run = async (args: A): Promise<CallToolResult> => {
+export function defineWriteTool<Input extends z.ZodRawShape>(
+  definition: WriteToolDefinition<Input>,
+): ToolDefinition<Input> {
+  const { write, ...listed } = definition;
+  type Args = z.output<z.ZodObject<Input>> & WriteArgs;
+  const run = async (
+    args: Args,
+    context: ToolContext,
+    call: ToolCall,
+  ): Promise<ToolResult> => {
     const { id } = args;
-    if (id !== undefined && requireRead(context) && !hasRead(context, id)) {
+    if (
+      id !== undefined && context.config.requireRead && !hasRead(context, id)
+    ) {
       const session = await context.sessions.get(id);
       if (session.length > 0) {
         throw new Error(
@@ -156,15 +168,25 @@ export function writeHandler<A extends WriteArgs>(
         );
       }
     }
-    let result = await handler(
+    let result = await write(
       args,
-      gate(context, tool, annotations, args.avoid_people === true),
+      gate(
+        context,
+        call,
+        definition.name,
+        definition.annotations,
+        args.avoid_people === true,
+      ),
+      context,
+      call,
     );
-    const written = result.structuredContent as
-      | { id?: unknown; status?: unknown; revision?: unknown }
-      | undefined;
+    const written = result.structuredContent as {
+      id?: unknown;
+      status?: unknown;
+      revision?: unknown;
+    };
     if (
-      written?.status === "applied" && typeof written.id === "string" &&
+      written.status === "applied" && typeof written.id === "string" &&
       typeof written.revision === "number"
     ) {
       result = withPeopleNearby(
@@ -172,13 +194,22 @@ export function writeHandler<A extends WriteArgs>(
         await nearbyAt(context, written.id, written.revision),
       );
     }
-    if (written?.status === "applied" && typeof written.id === "string") {
+    if (written.status === "applied" && typeof written.id === "string") {
       // What this connection wrote, it has seen.
       markRead(context, written.id);
     }
     return result;
   };
-  return safely((args: A) => idempotent(context, tool, args, run));
+  return {
+    ...listed,
+    run: (args, context, call) =>
+      idempotent(
+        context,
+        definition.name,
+        args as Args,
+        (args) => run(args, context, call),
+      ),
+  };
 }
 
 const STATUSES = z.enum([
@@ -239,7 +270,7 @@ export function notConfirmed(
   id: string,
   outcome: Exclude<ConfirmationOutcome, { status: "confirmed" }>,
   extra: Record<string, unknown> = {},
-): CallToolResult {
+): ToolResult {
   if (outcome.status === "declined") {
     return result(
       { status: "declined", id, message: outcome.message, ...extra },
@@ -261,7 +292,7 @@ export function writtenResult(
   structured: Record<string, unknown> & { id: string },
   summary: string,
   diff: Diff,
-): CallToolResult {
+): ToolResult {
   const content = {
     ...structured,
     diff: diff.diff,
@@ -273,19 +304,15 @@ export function writtenResult(
 
 /** Add who was at the change to an applied write's result, if anyone. */
 function withPeopleNearby(
-  result: CallToolResult,
+  result: ToolResult,
   nearby: Awaited<ReturnType<typeof nearbyAt>>,
-): CallToolResult {
+): ToolResult {
   if (nearby.people_nearby === undefined) return result;
-  const [first, ...rest] = result.content;
   return {
-    ...result,
     structuredContent: {
       ...result.structuredContent,
       people_nearby: nearby.people_nearby,
     },
-    content: first?.type === "text"
-      ? [{ ...first, text: `${first.text}\n${nearby.note}` }, ...rest]
-      : result.content,
+    text: [...result.text, ...nearby.note],
   };
 }

@@ -36,18 +36,17 @@ import {
   padIdSchema,
   padUrl,
   textSchema,
-  type ToolContext,
-  withoutTaskSupport,
 } from "./_shared.ts";
 import {
+  defineWriteTool,
   idempotencyKeySchema,
   notConfirmed,
-  writeHandler,
   writeOutputShape,
   writeStatus,
   writtenResult,
 } from "./_write.ts";
 import { avoidPeopleSchema } from "./_presence.ts";
+import type { ToolDefinition } from "./tool.ts";
 
 const SET_ANNOTATIONS = {
   readOnlyHint: false,
@@ -73,224 +72,206 @@ function checkUnchanged(
   }
 }
 
-/** Register `set_document`. */
-export function registerSetDocument(context: ToolContext): void {
-  withoutTaskSupport(context.server.registerTool(
-    "set_document",
-    {
-      title: "Replace a pad's whole text",
-      description:
-        "Replace a pad's whole text as one operation and return the diff. Use it only for a full rewrite: edit_document, replace_in_document and append_to_document change less and keep what people type meanwhile. On a non-empty pad a person must agree first; the same text again changes nothing. Fails, changing nothing, if the pad changes while the person decides or would exceed the size limit.",
-      inputSchema: objectSchema({
-        id: padIdSchema,
-        text: textSchema("The pad's complete new text."),
-        base_revision: baseRevisionSchema,
-        confirm_token: confirmTokenSchema,
-        idempotency_key: idempotencyKeySchema,
-      }),
-      outputSchema: objectSchema({
-        ...writeOutputShape,
-        status: writeStatus("conflict"),
-        ...conflictsShape,
-      }),
-      annotations: SET_ANNOTATIONS,
-    },
-    writeHandler(
-      context,
-      "set_document",
-      SET_ANNOTATIONS,
-      async ({ id, text, base_revision, confirm_token }, gate) => {
-        const session = await context.sessions.get(id);
-        const current = session.text;
-        const url = padUrl(context, id);
-        if (current === text) {
-          return writtenResult(
-            {
-              status: "applied",
-              id,
-              url,
-              revision: session.revision,
-              length: session.length,
-            },
-            `Pad "${id}" already has exactly this text; nothing to change (revision ${session.revision}).`,
-            NO_DIFF,
-          );
-        }
-        const newLength = codePointLength(text);
-        checkResultLength(id, session.length, newLength);
-        let plan: Plan | undefined;
-        if (base_revision !== undefined) {
-          checkBase(session, base_revision);
-          const operation = replaceAllOperation(
-            session.textAt(base_revision),
-            text,
-          );
-          plan = {
-            base: base_revision,
-            operation,
-            ranges: [replacedRange(operation)],
-            refuseConflicts: true,
-          };
-          const conflicts = planConflicts(session, plan);
-          if (conflicts.length > 0) {
-            return conflictResult(id, session.revision, conflicts);
-          }
-        }
-        const outcome = await gate.confirm(
-          {
-            padId: id,
-            binding: { id, text, base_revision },
-            content: current,
-            revision: session.revision,
-            message:
-              `Replace the whole text of pad "${id}" (${session.length} code points now) with ${newLength} code points of new text? What the pad says now will be gone.`,
-          },
-          confirm_token,
-          current !== "",
-        );
-        if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
-        const write = await writeAtBaseOr(context, gate, id, plan, (live) => {
-          checkUnchanged(live, id, current);
-          return replaceAllOperation(live.text, text);
-        });
-        if (write.kind === "refused") return write.result;
-        const { written, diff } = write;
-        return writtenResult(
-          {
-            status: "applied",
-            id,
-            url,
-            revision: written.revision,
-            length: written.length,
-          },
-          `Replaced the text of pad "${id}": it now has ${written.length} code points (revision ${written.revision}).`,
-          diff,
-        );
+/** `set_document`. */
+export const setDocumentTool: ToolDefinition = defineWriteTool({
+  name: "set_document",
+  title: "Replace a pad's whole text",
+  description:
+    "Replace a pad's whole text as one operation and return the diff. Use it only for a full rewrite: edit_document, replace_in_document and append_to_document change less and keep what people type meanwhile. On a non-empty pad a person must agree first; the same text again changes nothing. Fails, changing nothing, if the pad changes while the person decides or would exceed the size limit.",
+  inputSchema: objectSchema({
+    id: padIdSchema,
+    text: textSchema("The pad's complete new text."),
+    base_revision: baseRevisionSchema,
+    confirm_token: confirmTokenSchema,
+    idempotency_key: idempotencyKeySchema,
+  }),
+  outputSchema: objectSchema({
+    ...writeOutputShape,
+    status: writeStatus("conflict"),
+    ...conflictsShape,
+  }),
+  annotations: SET_ANNOTATIONS,
+  async write({ id, text, base_revision, confirm_token }, gate, context) {
+    const session = await context.sessions.get(id);
+    const current = session.text;
+    const url = padUrl(context, id);
+    if (current === text) {
+      return writtenResult(
+        {
+          status: "applied",
+          id,
+          url,
+          revision: session.revision,
+          length: session.length,
+        },
+        `Pad "${id}" already has exactly this text; nothing to change (revision ${session.revision}).`,
+        NO_DIFF,
+      );
+    }
+    const newLength = codePointLength(text);
+    checkResultLength(id, session.length, newLength);
+    let plan: Plan | undefined;
+    if (base_revision !== undefined) {
+      checkBase(session, base_revision);
+      const operation = replaceAllOperation(
+        session.textAt(base_revision),
+        text,
+      );
+      plan = {
+        base: base_revision,
+        operation,
+        ranges: [replacedRange(operation)],
+        refuseConflicts: true,
+      };
+      const conflicts = planConflicts(session, plan);
+      if (conflicts.length > 0) {
+        return conflictResult(id, session.revision, conflicts);
+      }
+    }
+    const outcome = await gate.confirm(
+      {
+        padId: id,
+        binding: { id, text, base_revision },
+        content: current,
+        revision: session.revision,
+        message:
+          `Replace the whole text of pad "${id}" (${session.length} code points now) with ${newLength} code points of new text? What the pad says now will be gone.`,
       },
-    ),
-  ));
-}
+      confirm_token,
+      current !== "",
+    );
+    if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
+    const write = await writeAtBaseOr(context, gate, id, plan, (live) => {
+      checkUnchanged(live, id, current);
+      return replaceAllOperation(live.text, text);
+    });
+    if (write.kind === "refused") return write.result;
+    const { written, diff } = write;
+    return writtenResult(
+      {
+        status: "applied",
+        id,
+        url,
+        revision: written.revision,
+        length: written.length,
+      },
+      `Replaced the text of pad "${id}": it now has ${written.length} code points (revision ${written.revision}).`,
+      diff,
+    );
+  },
+});
 
-/** Register `replace_in_document`. */
-export function registerReplaceInDocument(context: ToolContext): void {
-  withoutTaskSupport(context.server.registerTool(
-    "replace_in_document",
-    {
-      title: "Replace text in a pad",
-      description:
-        "Replace an exact string in a pad, changing only the matched ranges so what people type elsewhere is kept; for more than one different change, or line ranges, use edit_document. Matching is literal, case-sensitive and non-overlapping, whitespace included: copy search from get_document. Fails, changing nothing, on 0 matches, or more than one without replace_all. replace_all over more than one match asks a person first.",
-      inputSchema: objectSchema({
-        id: padIdSchema,
-        search: z.string().min(1, {
-          error:
-            "Cannot search for an empty string: give the exact text to replace",
-        }).describe("Exact text to find."),
-        replace: textSchema("Text to put in its place; may be empty."),
-        replace_all: z.boolean().optional().describe(
-          "Replace every match; needed when there is more than one.",
-        ),
-        base_revision: baseRevisionSchema,
-        confirm_token: confirmTokenSchema,
-        idempotency_key: idempotencyKeySchema,
-        avoid_people: avoidPeopleSchema,
-      }),
-      outputSchema: objectSchema({
-        ...writeOutputShape,
-        status: writeStatus("conflict"),
-        replacements: countField.optional().describe(
-          "Matches replaced, or to be replaced.",
-        ),
-        ...conflictsShape,
-      }),
-      annotations: REPLACE_ANNOTATIONS,
-    },
-    writeHandler(
-      context,
-      "replace_in_document",
-      REPLACE_ANNOTATIONS,
-      async (args, gate) => {
-        const { id, search, replace, base_revision, confirm_token } = args;
-        const replace_all = args.replace_all ?? false;
-        const session = await context.sessions.get(id);
-        const current = session.text;
-        if (base_revision !== undefined) checkBase(session, base_revision);
-        const searched = base_revision === undefined
-          ? current
-          : session.textAt(base_revision);
-        const where = base_revision === undefined
-          ? ""
-          : ` at revision ${base_revision}`;
-        const offsets = findOccurrences(searched, search);
-        const count = offsets.length;
-        if (count === 0) {
-          throw new Error(
-            `Cannot replace in pad "${id}" as the search text occurs 0 times${where}: read the pad with get_document and copy the exact text, whitespace included`,
-          );
-        }
-        if (count > 1 && !replace_all) {
-          throw new Error(
-            `Cannot replace in pad "${id}" as the search text occurs ${count} times${where}: make search longer so it matches exactly once, or pass replace_all: true`,
-          );
-        }
-        const delta = codePointLength(replace) - codePointLength(search);
-        checkResultLength(id, session.length, session.length + count * delta);
-        let plan: Plan | undefined;
-        if (base_revision !== undefined) {
-          const ranges = occurrenceRanges(searched, search, replace, offsets);
-          plan = {
-            base: base_revision,
-            operation: replaceOperation(searched, search, replace, offsets),
-            ranges,
-            refuseConflicts: true,
-          };
-          const conflicts = planConflicts(session, plan);
-          if (conflicts.length > 0) {
-            return conflictResult(id, session.revision, conflicts);
-          }
-        }
-        const outcome = await gate.confirm(
-          {
-            padId: id,
-            binding: { id, search, replace, replace_all, count, base_revision },
-            content: current,
-            revision: session.revision,
-            message: count > 1
-              ? `Replace all ${count} occurrences of the search text in pad "${id}" (${session.length} code points now)?`
-              : `Replace one occurrence of the search text in pad "${id}" (${session.length} code points now)?`,
-          },
-          confirm_token,
-          count > 1,
-        );
-        if (outcome.status !== "confirmed") {
-          return notConfirmed(id, outcome, { replacements: count });
-        }
-        const write = await writeAtBaseOr(context, gate, id, plan, (live) => {
-          if (count > 1) checkUnchanged(live, id, current);
-          const found = findOccurrences(live.text, search);
-          if (found.length !== count) {
-            throw new Error(
-              `Cannot replace in pad "${id}" as the search text now occurs ${found.length} times instead of ${count}: nothing was changed; call again`,
-            );
-          }
-          return replaceOperation(live.text, search, replace, found);
-        });
-        if (write.kind === "refused") return write.result;
-        const { written, diff } = write;
-        return writtenResult(
-          {
-            status: "applied",
-            id,
-            url: padUrl(context, id),
-            revision: written.revision,
-            length: written.length,
-            replacements: count,
-          },
-          `Replaced ${count} ${
-            count === 1 ? "occurrence" : "occurrences"
-          } in pad "${id}": it now has ${written.length} code points (revision ${written.revision}).`,
-          diff,
-        );
-      },
+/** `replace_in_document`. */
+export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
+  name: "replace_in_document",
+  title: "Replace text in a pad",
+  description:
+    "Replace an exact string in a pad, changing only the matched ranges so what people type elsewhere is kept; for more than one different change, or line ranges, use edit_document. Matching is literal, case-sensitive and non-overlapping, whitespace included: copy search from get_document. Fails, changing nothing, on 0 matches, or more than one without replace_all. replace_all over more than one match asks a person first.",
+  inputSchema: objectSchema({
+    id: padIdSchema,
+    search: z.string().min(1, {
+      error:
+        "Cannot search for an empty string: give the exact text to replace",
+    }).describe("Exact text to find."),
+    replace: textSchema("Text to put in its place; may be empty."),
+    replace_all: z.boolean().optional().describe(
+      "Replace every match; needed when there is more than one.",
     ),
-  ));
-}
+    base_revision: baseRevisionSchema,
+    confirm_token: confirmTokenSchema,
+    idempotency_key: idempotencyKeySchema,
+    avoid_people: avoidPeopleSchema,
+  }),
+  outputSchema: objectSchema({
+    ...writeOutputShape,
+    status: writeStatus("conflict"),
+    replacements: countField.optional().describe(
+      "Matches replaced, or to be replaced.",
+    ),
+    ...conflictsShape,
+  }),
+  annotations: REPLACE_ANNOTATIONS,
+  async write(args, gate, context) {
+    const { id, search, replace, base_revision, confirm_token } = args;
+    const replace_all = args.replace_all ?? false;
+    const session = await context.sessions.get(id);
+    const current = session.text;
+    if (base_revision !== undefined) checkBase(session, base_revision);
+    const searched = base_revision === undefined
+      ? current
+      : session.textAt(base_revision);
+    const where = base_revision === undefined
+      ? ""
+      : ` at revision ${base_revision}`;
+    const offsets = findOccurrences(searched, search);
+    const count = offsets.length;
+    if (count === 0) {
+      throw new Error(
+        `Cannot replace in pad "${id}" as the search text occurs 0 times${where}: read the pad with get_document and copy the exact text, whitespace included`,
+      );
+    }
+    if (count > 1 && !replace_all) {
+      throw new Error(
+        `Cannot replace in pad "${id}" as the search text occurs ${count} times${where}: make search longer so it matches exactly once, or pass replace_all: true`,
+      );
+    }
+    const delta = codePointLength(replace) - codePointLength(search);
+    checkResultLength(id, session.length, session.length + count * delta);
+    let plan: Plan | undefined;
+    if (base_revision !== undefined) {
+      const ranges = occurrenceRanges(searched, search, replace, offsets);
+      plan = {
+        base: base_revision,
+        operation: replaceOperation(searched, search, replace, offsets),
+        ranges,
+        refuseConflicts: true,
+      };
+      const conflicts = planConflicts(session, plan);
+      if (conflicts.length > 0) {
+        return conflictResult(id, session.revision, conflicts);
+      }
+    }
+    const outcome = await gate.confirm(
+      {
+        padId: id,
+        binding: { id, search, replace, replace_all, count, base_revision },
+        content: current,
+        revision: session.revision,
+        message: count > 1
+          ? `Replace all ${count} occurrences of the search text in pad "${id}" (${session.length} code points now)?`
+          : `Replace one occurrence of the search text in pad "${id}" (${session.length} code points now)?`,
+      },
+      confirm_token,
+      count > 1,
+    );
+    if (outcome.status !== "confirmed") {
+      return notConfirmed(id, outcome, { replacements: count });
+    }
+    const write = await writeAtBaseOr(context, gate, id, plan, (live) => {
+      if (count > 1) checkUnchanged(live, id, current);
+      const found = findOccurrences(live.text, search);
+      if (found.length !== count) {
+        throw new Error(
+          `Cannot replace in pad "${id}" as the search text now occurs ${found.length} times instead of ${count}: nothing was changed; call again`,
+        );
+      }
+      return replaceOperation(live.text, search, replace, found);
+    });
+    if (write.kind === "refused") return write.result;
+    const { written, diff } = write;
+    return writtenResult(
+      {
+        status: "applied",
+        id,
+        url: padUrl(context, id),
+        revision: written.revision,
+        length: written.length,
+        replacements: count,
+      },
+      `Replaced ${count} ${
+        count === 1 ? "occurrence" : "occurrences"
+      } in pad "${id}": it now has ${written.length} code points (revision ${written.revision}).`,
+      diff,
+    );
+  },
+});

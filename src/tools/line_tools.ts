@@ -15,77 +15,71 @@ import {
   objectSchema,
   padIdSchema,
   result,
-  safely,
-  type ToolContext,
   untrustedResult,
-  withoutTaskSupport,
 } from "./_shared.ts";
+import { defineTool, type ToolDefinition } from "./tool.ts";
 
 /** An integer from 1, without the ±(2^53-1) bound zod adds to JSON. */
 function positiveSchema(description: string): z.ZodInt {
   return z.int().min(1).meta({ maximum: undefined }).describe(description);
 }
 
-/** Register `read_lines`. */
-export function registerReadLines(context: ToolContext): void {
-  withoutTaskSupport(context.server.registerTool(
-    "read_lines",
-    {
-      title: "Read a pad's lines",
-      description:
-        `Read a pad's lines numbered 'N<TAB>line' (like cat -n), line_count at a time; next_start_line continues. Use it on long pads and for line numbers to give edit_document; get_document returns raw text, search_document finds text. Lines over ${MAX_LINE_LENGTH} UTF-16 units are cut with a marker; a \\r before \\n is hidden but kept. Changes no text but joins the pad like get_document.`,
-      inputSchema: objectSchema({
-        id: padIdSchema,
-        start_line: positiveSchema("First line, from 1.")
-          .default(1),
-        line_count: positiveSchema("Lines to read.")
-          .default(2000),
-      }),
-      outputSchema: objectSchema({
-        id: z.string(),
-        text: z.string(),
-        start_line: countField,
-        end_line: countField.describe("start_line - 1 if none."),
-        total_lines: countField,
-        next_start_line: countField.nullable().describe("null at the end."),
-        revision: countField,
-        ...untrustedShape,
-      }),
-      annotations: READ_ANNOTATIONS,
-    },
-    safely(async ({ id, start_line, line_count }) => {
-      const { text, revision } = await readPad(context, id);
-      const window = readLines(text, start_line, line_count);
-      const structured = {
-        id,
-        text: window.text,
-        start_line: window.startLine,
-        end_line: window.endLine,
-        total_lines: window.totalLines,
-        next_start_line: window.nextStartLine,
-        revision,
-        untrusted: true,
-        source: "rustpad",
-      };
-      const summary = `Pad "${id}" at revision ${revision}, ${
-        window.endLine < window.startLine
-          ? "no lines"
-          : `lines ${window.startLine} to ${window.endLine}`
-      } of ${window.totalLines}${
-        window.nextStartLine === null
-          ? ""
-          : `; next_start_line ${window.nextStartLine}`
-      }`;
-      if (window.text === "") return result(structured, `${summary}.`);
-      return untrustedResult(
-        structured,
-        `${summary}:`,
-        window.text,
-        `pad "${id}"`,
-      );
-    }),
-  ));
-}
+/** `read_lines`. */
+export const readLinesTool: ToolDefinition = defineTool({
+  name: "read_lines",
+  title: "Read a pad's lines",
+  description:
+    `Read a pad's lines numbered 'N<TAB>line' (like cat -n), line_count at a time; next_start_line continues. Use it on long pads and for line numbers to give edit_document; get_document returns raw text, search_document finds text. Lines over ${MAX_LINE_LENGTH} UTF-16 units are cut with a marker; a \\r before \\n is hidden but kept. Changes no text but joins the pad like get_document.`,
+  inputSchema: objectSchema({
+    id: padIdSchema,
+    start_line: positiveSchema("First line, from 1.")
+      .default(1),
+    line_count: positiveSchema("Lines to read.")
+      .default(2000),
+  }),
+  outputSchema: objectSchema({
+    id: z.string(),
+    text: z.string(),
+    start_line: countField,
+    end_line: countField.describe("start_line - 1 if none."),
+    total_lines: countField,
+    next_start_line: countField.nullable().describe("null at the end."),
+    revision: countField,
+    ...untrustedShape,
+  }),
+  annotations: READ_ANNOTATIONS,
+  async run({ id, start_line, line_count }, context) {
+    const { text, revision } = await readPad(context, id);
+    const window = readLines(text, start_line, line_count);
+    const structured = {
+      id,
+      text: window.text,
+      start_line: window.startLine,
+      end_line: window.endLine,
+      total_lines: window.totalLines,
+      next_start_line: window.nextStartLine,
+      revision,
+      untrusted: true,
+      source: "rustpad",
+    };
+    const summary = `Pad "${id}" at revision ${revision}, ${
+      window.endLine < window.startLine
+        ? "no lines"
+        : `lines ${window.startLine} to ${window.endLine}`
+    } of ${window.totalLines}${
+      window.nextStartLine === null
+        ? ""
+        : `; next_start_line ${window.nextStartLine}`
+    }`;
+    if (window.text === "") return result(structured, `${summary}.`);
+    return untrustedResult(
+      structured,
+      `${summary}:`,
+      window.text,
+      `pad "${id}"`,
+    );
+  },
+});
 
 /** The most UTF-16 units of match details one search answers with. */
 const MAX_DETAIL_LENGTH = 262_144;
@@ -99,90 +93,86 @@ const matchSchema = objectSchema({
   after: z.array(z.string()),
 });
 
-/** Register `search_document`. */
-export function registerSearchDocument(context: ToolContext): void {
-  withoutTaskSupport(context.server.registerTool(
-    "search_document",
-    {
-      title: "Search a pad",
-      description:
-        `Find text in a pad like grep: each match's line, column, text and context lines. Use it to locate what to read or edit in a long pad, then read_lines or edit_document. Literal and case-sensitive unless regex (JavaScript syntax, flags u and m) or case_insensitive; a regex running over ${
-          SEARCH_TIME_LIMIT_MS / 1000
-        } s fails with an error. Changes no text but joins the pad like get_document.`,
-      inputSchema: objectSchema({
-        id: padIdSchema,
-        pattern: z.string().min(1).describe("Text, or regex with regex: true."),
-        regex: z.boolean().default(false).describe(
-          "Treat pattern as a regular expression.",
-        ),
-        case_insensitive: z.boolean().default(false).describe("Ignore case."),
-        context_lines: z.int().min(0).max(20).default(0).describe(
-          "Lines of context before and after each match.",
-        ),
-        max_results: z.int().min(1).max(1000).default(100).describe(
-          "Matches to return; all are counted.",
-        ),
-      }),
-      outputSchema: objectSchema({
-        id: z.string(),
-        matches: z.array(matchSchema).describe(
-          `The first max_results matches, fewer if their details pass ${MAX_DETAIL_LENGTH} UTF-16 units.`,
-        ),
-        total_matches: countField,
-        revision: countField,
-        ...untrustedShape,
-      }),
-      annotations: READ_ANNOTATIONS,
-    },
-    safely(async (args) => {
-      const { id, pattern } = args;
-      const { text, revision } = await readPad(context, id);
-      const found = await searchBounded(text, pattern, {
-        regex: args.regex,
-        caseInsensitive: args.case_insensitive,
-        contextLines: args.context_lines,
-        maxResults: args.max_results,
-        maxCharacters: MAX_DETAIL_LENGTH,
-      });
-      const structured = {
-        id,
-        matches: found.matches.map((match) => ({
-          line: match.line,
-          column: match.column,
-          text: match.text,
-          line_text: match.lineText,
-          before: match.before,
-          after: match.after,
-        })),
-        total_matches: found.totalMatches,
-        revision,
-        untrusted: true,
-        source: "rustpad",
-      };
-      const shown = found.matches.length;
-      if (shown === 0) {
-        return result(
-          structured,
-          `No match in pad "${id}" at revision ${revision}.`,
-        );
-      }
-      return untrustedResult(
+/** `search_document`. */
+export const searchDocumentTool: ToolDefinition = defineTool({
+  name: "search_document",
+  title: "Search a pad",
+  description:
+    `Find text in a pad like grep: each match's line, column, text and context lines. Use it to locate what to read or edit in a long pad, then read_lines or edit_document. Literal and case-sensitive unless regex (JavaScript syntax, flags u and m) or case_insensitive; a regex running over ${
+      SEARCH_TIME_LIMIT_MS / 1000
+    } s fails with an error. Changes no text but joins the pad like get_document.`,
+  inputSchema: objectSchema({
+    id: padIdSchema,
+    pattern: z.string().min(1).describe("Text, or regex with regex: true."),
+    regex: z.boolean().default(false).describe(
+      "Treat pattern as a regular expression.",
+    ),
+    case_insensitive: z.boolean().default(false).describe("Ignore case."),
+    context_lines: z.int().min(0).max(20).default(0).describe(
+      "Lines of context before and after each match.",
+    ),
+    max_results: z.int().min(1).max(1000).default(100).describe(
+      "Matches to return; all are counted.",
+    ),
+  }),
+  outputSchema: objectSchema({
+    id: z.string(),
+    matches: z.array(matchSchema).describe(
+      `The first max_results matches, fewer if their details pass ${MAX_DETAIL_LENGTH} UTF-16 units.`,
+    ),
+    total_matches: countField,
+    revision: countField,
+    ...untrustedShape,
+  }),
+  annotations: READ_ANNOTATIONS,
+  async run(args, context) {
+    const { id, pattern } = args;
+    const { text, revision } = await readPad(context, id);
+    const found = await searchBounded(text, pattern, {
+      regex: args.regex,
+      caseInsensitive: args.case_insensitive,
+      contextLines: args.context_lines,
+      maxResults: args.max_results,
+      maxCharacters: MAX_DETAIL_LENGTH,
+    });
+    const structured = {
+      id,
+      matches: found.matches.map((match) => ({
+        line: match.line,
+        column: match.column,
+        text: match.text,
+        line_text: match.lineText,
+        before: match.before,
+        after: match.after,
+      })),
+      total_matches: found.totalMatches,
+      revision,
+      untrusted: true,
+      source: "rustpad",
+    };
+    const shown = found.matches.length;
+    if (shown === 0) {
+      return result(
         structured,
-        `${found.totalMatches} ${
-          found.totalMatches === 1 ? "match" : "matches"
-        } in pad "${id}" at revision ${revision}${
-          shown < found.totalMatches ? `, first ${shown} shown` : ""
-        }${
-          found.cut
-            ? ` (details stop at ${MAX_DETAIL_LENGTH} UTF-16 units: narrow the pattern or lower context_lines)`
-            : ""
-        }, as 'line:column:line text' with context lines as 'line-text':`,
-        render(found.matches, args.context_lines > 0),
-        `pad "${id}"`,
+        `No match in pad "${id}" at revision ${revision}.`,
       );
-    }),
-  ));
-}
+    }
+    return untrustedResult(
+      structured,
+      `${found.totalMatches} ${
+        found.totalMatches === 1 ? "match" : "matches"
+      } in pad "${id}" at revision ${revision}${
+        shown < found.totalMatches ? `, first ${shown} shown` : ""
+      }${
+        found.cut
+          ? ` (details stop at ${MAX_DETAIL_LENGTH} UTF-16 units: narrow the pattern or lower context_lines)`
+          : ""
+      }, as 'line:column:line text' with context lines as 'line-text':`,
+      render(found.matches, args.context_lines > 0),
+      `pad "${id}"`,
+    );
+  },
+});
 
 /** Matches grep-style: `N:C:line`, context as `N-line`, `--` between. */
 function render(matches: SearchMatch[], withContext: boolean): string {

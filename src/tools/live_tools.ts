@@ -14,9 +14,9 @@ import type { PadSession } from "../rustpad/session.ts";
 import type { EditOutcome } from "../rustpad/session_pool.ts";
 import type { UserId } from "../rustpad/protocol.ts";
 import {
+  defineWriteTool,
   idempotencyKeySchema,
   notConfirmed,
-  writeHandler,
   writeOutputShape,
   writtenResult,
 } from "./_write.ts";
@@ -28,114 +28,97 @@ import {
   padIdSchema,
   padUrl,
   result,
-  safely,
-  type ToolContext,
   untrustedResult,
-  withoutTaskSupport,
 } from "./_shared.ts";
 import { waitForChange } from "./_wait.ts";
+import { defineTool, type ToolDefinition } from "./tool.ts";
 
-/** Register `wait_for_change`. */
-export function registerWaitForChange(context: ToolContext): void {
-  const live = LivePads.of(context.sessions);
-  withoutTaskSupport(context.server.registerTool(
-    "wait_for_change",
-    {
-      title: "Wait for people to change a pad",
-      description:
-        "Wait until people change a pad, then return who changed it and the diff since since_revision: with until 'change' at the first new revision, with 'quiet' once changes have stopped for quiet_ms (a person finished typing), or at timeout_seconds. Use it instead of polling get_document; a client that can subscribe to the resource rustpad://pad/{id} is notified without a call. Changes nothing but joins the pad; cancelling the request ends the wait. Fails if since_revision is ahead of the pad.",
-      inputSchema: objectSchema({
-        id: padIdSchema,
-        since_revision: countSchema("A revision from an earlier result."),
-        until: z.enum(["change", "quiet"]).default("change").describe(
-          "When to return.",
-        ),
-        quiet_ms: countSchema("With 'quiet': the pause that counts as done.")
-          .default(1500),
-        timeout_seconds: z.number().min(0).max(600).default(60).describe(
-          "Give up after this long.",
-        ),
-      }),
-      outputSchema: objectSchema({
-        id: z.string(),
-        changed: z.boolean(),
-        timed_out: z.boolean(),
-        revision: countField,
-        diff: z.string(),
-        authors: z.array(objectSchema({
-          name: z.string(),
-          self: z.boolean().describe("This agent's own edit."),
-        })),
-        untrusted: z.literal(true),
-      }),
-      annotations: {
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
-    },
-    safely(async (args, extra) => {
-      const outcome = await waitForChange(live, {
-        padId: args.id,
-        sinceRevision: args.since_revision,
-        until: args.until,
-        quietMs: args.quiet_ms,
-        timeoutMs: args.timeout_seconds * 1000,
-        signal: extra.signal,
-        progress: extra._meta?.progressToken === undefined
-          ? undefined
-          : (progress, total, message) =>
-            extra.sendNotification({
-              method: "notifications/progress",
-              params: {
-                progressToken: extra._meta!.progressToken!,
-                progress,
-                total,
-                message,
-              },
-            }).catch(() => {}),
-      });
-      const { session } = outcome;
-      const since = args.since_revision;
-      let diff = "";
-      const authors: { name: string; self: boolean }[] = [];
-      if (outcome.changed) {
-        const entries = operationsSince(session, since);
-        diff = diffOf(session, since, entries);
-        const seen = new Set<string>();
-        for (const entry of entries) {
-          const name = live.authorName(args.id, entry.author);
-          const self = live.isOwn(args.id, entry.author);
-          if (seen.has(`${self}:${name}`)) continue;
-          seen.add(`${self}:${name}`);
-          authors.push({ name, self });
-        }
+/** `wait_for_change`. */
+export const waitForChangeTool: ToolDefinition = defineTool({
+  name: "wait_for_change",
+  title: "Wait for people to change a pad",
+  description:
+    "Wait until people change a pad, then return who changed it and the diff since since_revision: with until 'change' at the first new revision, with 'quiet' once changes have stopped for quiet_ms (a person finished typing), or at timeout_seconds. Use it instead of polling get_document; a client that can subscribe to the resource rustpad://pad/{id} is notified without a call. Changes nothing but joins the pad; cancelling the request ends the wait. Fails if since_revision is ahead of the pad.",
+  inputSchema: objectSchema({
+    id: padIdSchema,
+    since_revision: countSchema("A revision from an earlier result."),
+    until: z.enum(["change", "quiet"]).default("change").describe(
+      "When to return.",
+    ),
+    quiet_ms: countSchema("With 'quiet': the pause that counts as done.")
+      .default(1500),
+    timeout_seconds: z.number().min(0).max(600).default(60).describe(
+      "Give up after this long.",
+    ),
+  }),
+  outputSchema: objectSchema({
+    id: z.string(),
+    changed: z.boolean(),
+    timed_out: z.boolean(),
+    revision: countField,
+    diff: z.string(),
+    authors: z.array(objectSchema({
+      name: z.string(),
+      self: z.boolean().describe("This agent's own edit."),
+    })),
+    untrusted: z.literal(true),
+  }),
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  async run(args, context, call) {
+    const live = LivePads.of(context.sessions);
+    const outcome = await waitForChange(live, {
+      padId: args.id,
+      sinceRevision: args.since_revision,
+      until: args.until,
+      quietMs: args.quiet_ms,
+      timeoutMs: args.timeout_seconds * 1000,
+      signal: call.signal,
+      progress: call.progress,
+    });
+    const { session } = outcome;
+    const since = args.since_revision;
+    let diff = "";
+    const authors: { name: string; self: boolean }[] = [];
+    if (outcome.changed) {
+      const entries = operationsSince(session, since);
+      diff = diffOf(session, since, entries);
+      const seen = new Set<string>();
+      for (const entry of entries) {
+        const name = live.authorName(args.id, entry.author);
+        const self = live.isOwn(args.id, entry.author);
+        if (seen.has(`${self}:${name}`)) continue;
+        seen.add(`${self}:${name}`);
+        authors.push({ name, self });
       }
-      const structured = {
-        id: args.id,
-        changed: outcome.changed,
-        timed_out: outcome.timedOut,
-        revision: session.revision,
-        diff,
-        authors,
-        untrusted: true,
-      };
-      const summary = outcome.changed
-        ? `Pad "${args.id}" changed from revision ${since} to ${session.revision}${
-          outcome.timedOut ? " (still changing at the timeout)" : ""
-        }; authors and diff:`
-        : `Pad "${args.id}" did not change after revision ${since} within ${args.timeout_seconds} s.`;
-      if (!outcome.changed) return result(structured, summary);
-      return untrustedResult(
-        structured,
-        summary,
-        `${JSON.stringify(authors.map((author) => author.name))}\n${diff}`,
-        `pad "${args.id}" (people's names and text)`,
-      );
-    }),
-  ));
-}
+    }
+    const structured = {
+      id: args.id,
+      changed: outcome.changed,
+      timed_out: outcome.timedOut,
+      revision: session.revision,
+      diff,
+      authors,
+      untrusted: true,
+    };
+    const summary = outcome.changed
+      ? `Pad "${args.id}" changed from revision ${since} to ${session.revision}${
+        outcome.timedOut ? " (still changing at the timeout)" : ""
+      }; authors and diff:`
+      : `Pad "${args.id}" did not change after revision ${since} within ${args.timeout_seconds} s.`;
+    if (!outcome.changed) return result(structured, summary);
+    return untrustedResult(
+      structured,
+      summary,
+      `${JSON.stringify(authors.map((author) => author.name))}\n${diff}`,
+      `pad "${args.id}" (people's names and text)`,
+    );
+  },
+});
 
 /** The operations since `since`, or none if they are no longer kept. */
 function operationsSince(
@@ -171,99 +154,88 @@ const UNDO_ANNOTATIONS = {
   openWorldHint: false,
 } as const;
 
-/** Register `undo_last_edit`. */
-export function registerUndoLastEdit(context: ToolContext): void {
-  const live = LivePads.of(context.sessions);
-  withoutTaskSupport(context.server.registerTool(
-    "undo_last_edit",
-    {
-      title: "Undo this agent's last edit",
-      description:
-        "Revert this server's most recent edit to a pad (from any write tool), keeping what people typed since; call again to go further back. Use it to take back your own change rather than editing it away; it never undoes what people wrote. Fails, changing nothing, when this server process has no edit of its own left there, the pad's history no longer holds it, or people deleted all it wrote (that edit is then skipped).",
-      inputSchema: objectSchema({
-        id: padIdSchema,
-        confirm_token: confirmTokenSchema,
-        idempotency_key: idempotencyKeySchema,
-      }),
-      outputSchema: objectSchema({
-        ...writeOutputShape,
-        undone_revision: countField.optional(),
-        remaining: countField.optional().describe("Own edits still undoable."),
-      }),
-      annotations: UNDO_ANNOTATIONS,
-    },
-    writeHandler(
-      context,
-      "undo_last_edit",
-      UNDO_ANNOTATIONS,
-      async ({ id, confirm_token }, gate) => {
-        const before = await context.sessions.get(id);
-        // Refuses (nothing left, history gone) before asking anyone.
-        const preview = live.undo.rebuild(id, before);
-        const undone = live.undo.latest(id)!;
-        if (preview.isNoop()) {
-          throw emptied(live, id, undone, before.revision);
-        }
-        const asked = await gate.confirm(
-          {
-            padId: id,
-            binding: { id, undone_revision: undone },
-            content: before.text,
-            revision: before.revision,
-            message:
-              `Undo this agent's edit at revision ${undone} on pad "${id}" (${before.length} code points now)?`,
-          },
-          confirm_token,
-          false,
-        );
-        if (asked.status !== "confirmed") return notConfirmed(id, asked);
-        let sent: { author: UserId; revision: number } | undefined;
-        let outcome: EditOutcome;
-        try {
-          outcome = await gate.edit(id, (session) => {
-            const latest = live.undo.latest(id);
-            if (latest !== undone) {
-              throw new Error(
-                `Cannot undo the edit at revision ${undone} on pad "${id}" as the undo list changed meanwhile: current latest edit is at revision ${latest}. Nothing was changed; call again`,
-              );
-            }
-            const operation = session.rebase(
-              live.undo.rebuild(id, session),
-              session.revision,
-            );
-            if (operation.isNoop()) throw new EmptyUndo(session.revision);
-            sent = { author: session.userId, revision: session.revision };
-            return operation;
-          });
-        } catch (error) {
-          if (!(error instanceof EmptyUndo)) throw error;
-          throw emptied(live, id, undone, error.revision);
-        }
-        const session = await context.sessions.get(id);
-        const at = outcome.recovered
-          ? landedAt(session, sent!)
-          : outcome.revision - 1;
-        if (at !== undefined) live.undo.markUndo(id, at, sent!.author, undone);
-        const remaining = live.undo.count(id);
-        return writtenResult(
-          {
-            status: "applied",
-            id,
-            url: padUrl(context, id),
-            revision: outcome.revision,
-            length: outcome.length,
-            undone_revision: undone,
-            remaining,
-          },
-          `Reverted this server's edit at revision ${undone} on pad "${id}" (now revision ${outcome.revision}; ${remaining} more undoable).`,
-          at === undefined
-            ? { diff: "", truncated: false }
-            : diffAt(session, at),
-        );
+/** `undo_last_edit`. */
+export const undoLastEditTool: ToolDefinition = defineWriteTool({
+  name: "undo_last_edit",
+  title: "Undo this agent's last edit",
+  description:
+    "Revert this server's most recent edit to a pad (from any write tool), keeping what people typed since; call again to go further back. Use it to take back your own change rather than editing it away; it never undoes what people wrote. Fails, changing nothing, when this server process has no edit of its own left there, the pad's history no longer holds it, or people deleted all it wrote (that edit is then skipped).",
+  inputSchema: objectSchema({
+    id: padIdSchema,
+    confirm_token: confirmTokenSchema,
+    idempotency_key: idempotencyKeySchema,
+  }),
+  outputSchema: objectSchema({
+    ...writeOutputShape,
+    undone_revision: countField.optional(),
+    remaining: countField.optional().describe("Own edits still undoable."),
+  }),
+  annotations: UNDO_ANNOTATIONS,
+  async write({ id, confirm_token }, gate, context) {
+    const live = LivePads.of(context.sessions);
+    const before = await context.sessions.get(id);
+    // Refuses (nothing left, history gone) before asking anyone.
+    const preview = live.undo.rebuild(id, before);
+    const undone = live.undo.latest(id)!;
+    if (preview.isNoop()) {
+      throw emptied(live, id, undone, before.revision);
+    }
+    const asked = await gate.confirm(
+      {
+        padId: id,
+        binding: { id, undone_revision: undone },
+        content: before.text,
+        revision: before.revision,
+        message:
+          `Undo this agent's edit at revision ${undone} on pad "${id}" (${before.length} code points now)?`,
       },
-    ),
-  ));
-}
+      confirm_token,
+      false,
+    );
+    if (asked.status !== "confirmed") return notConfirmed(id, asked);
+    let sent: { author: UserId; revision: number } | undefined;
+    let outcome: EditOutcome;
+    try {
+      outcome = await gate.edit(id, (session) => {
+        const latest = live.undo.latest(id);
+        if (latest !== undone) {
+          throw new Error(
+            `Cannot undo the edit at revision ${undone} on pad "${id}" as the undo list changed meanwhile: current latest edit is at revision ${latest}. Nothing was changed; call again`,
+          );
+        }
+        const operation = session.rebase(
+          live.undo.rebuild(id, session),
+          session.revision,
+        );
+        if (operation.isNoop()) throw new EmptyUndo(session.revision);
+        sent = { author: session.userId, revision: session.revision };
+        return operation;
+      });
+    } catch (error) {
+      if (!(error instanceof EmptyUndo)) throw error;
+      throw emptied(live, id, undone, error.revision);
+    }
+    const session = await context.sessions.get(id);
+    const at = outcome.recovered
+      ? landedAt(session, sent!)
+      : outcome.revision - 1;
+    if (at !== undefined) live.undo.markUndo(id, at, sent!.author, undone);
+    const remaining = live.undo.count(id);
+    return writtenResult(
+      {
+        status: "applied",
+        id,
+        url: padUrl(context, id),
+        revision: outcome.revision,
+        length: outcome.length,
+        undone_revision: undone,
+        remaining,
+      },
+      `Reverted this server's edit at revision ${undone} on pad "${id}" (now revision ${outcome.revision}; ${remaining} more undoable).`,
+      at === undefined ? { diff: "", truncated: false } : diffAt(session, at),
+    );
+  },
+});
 
 /** An undo found empty while building it, at `revision`. */
 class EmptyUndo extends Error {

@@ -1,54 +1,73 @@
 /**
- * The tool registry: every tool this server offers, by name, and the one
- * place that registers the configured ones.
+ * The tool registry: every tool this server offers, as plain
+ * {@linkcode ToolDefinition} values in the order clients list them. Nothing
+ * here imports MCP; the MCP layer registers the configured ones. Not part
+ * of the package's root API, whose users reach the tools through
+ * `createServer`: the definitions' types are zod's.
  *
  * @module
  */
 
-import type { ToolName } from "../config/config.ts";
-import type { ToolContext } from "./_shared.ts";
-import { registerEditDocument } from "./edit_tools.ts";
+import type { ToolName } from "../config/tool_names.ts";
+import { editDocumentTool } from "./edit_tools.ts";
+import { replaceInDocumentTool, setDocumentTool } from "./guarded_tools.ts";
+import { readLinesTool, searchDocumentTool } from "./line_tools.ts";
+import { undoLastEditTool, waitForChangeTool } from "./live_tools.ts";
 import {
-  registerReplaceInDocument,
-  registerSetDocument,
-} from "./guarded_tools.ts";
-import {
-  registerGetDocument,
-  registerGetDocumentInfo,
-  registerGetStats,
+  getDocumentInfoTool,
+  getDocumentTool,
+  getStatsTool,
 } from "./read_tools.ts";
-import { registerReadLines, registerSearchDocument } from "./line_tools.ts";
-import { registerUndoLastEdit, registerWaitForChange } from "./live_tools.ts";
+import type { ToolDefinition } from "./tool.ts";
 import {
-  registerAppendToDocument,
-  registerCreateDocument,
-  registerSetLanguage,
+  appendToDocumentTool,
+  createDocumentTool,
+  setLanguageTool,
 } from "./write_tools.ts";
 
-export type { ToolContext } from "./_shared.ts";
-
-const REGISTRARS: Readonly<Record<ToolName, (context: ToolContext) => void>> = {
-  get_document: registerGetDocument,
-  read_lines: registerReadLines,
-  search_document: registerSearchDocument,
-  get_document_info: registerGetDocumentInfo,
-  get_stats: registerGetStats,
-  create_document: registerCreateDocument,
-  set_document: registerSetDocument,
-  append_to_document: registerAppendToDocument,
-  replace_in_document: registerReplaceInDocument,
-  edit_document: registerEditDocument,
-  set_language: registerSetLanguage,
-  wait_for_change: registerWaitForChange,
-  undo_last_edit: registerUndoLastEdit,
-};
+export {
+  createToolContext,
+  defineTool,
+  type TextPart,
+  type ToolAnnotations,
+  type ToolCall,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolResult,
+  toolResult,
+} from "./tool.ts";
+export {
+  defineWriteTool,
+  type WriteGate,
+  type WriteToolDefinition,
+} from "./_write.ts";
+export { objectSchema } from "./_shared.ts";
 
 /**
- * Register the tools the configuration enables, in the registry's order.
- * Tools filtered out are never registered.
+ * Every tool, by name, in the order tools/list shows them.
+ *
+ * @example
+ * ```ts
+ * import { TOOL_NAMES } from "@rustpad-mcp/server";
+ * import { TOOLS } from "./mod.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(Object.keys(TOOLS), [...TOOL_NAMES]);
+ * assert.equal(TOOLS.get_document.annotations.readOnlyHint, true);
+ * ```
  */
-export function registerTools(context: ToolContext): void {
-  for (const [name, register] of Object.entries(REGISTRARS)) {
-    if (context.config.tools.has(name as ToolName)) register(context);
-  }
-}
+export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = Object.freeze({
+  get_document: getDocumentTool,
+  read_lines: readLinesTool,
+  search_document: searchDocumentTool,
+  get_document_info: getDocumentInfoTool,
+  get_stats: getStatsTool,
+  create_document: createDocumentTool,
+  set_document: setDocumentTool,
+  append_to_document: appendToDocumentTool,
+  replace_in_document: replaceInDocumentTool,
+  edit_document: editDocumentTool,
+  set_language: setLanguageTool,
+  wait_for_change: waitForChangeTool,
+  undo_last_edit: undoLastEditTool,
+});

@@ -19,183 +19,169 @@ import {
   padIdSchema,
   padUrl,
   result,
-  safely,
-  type ToolContext,
   untrustedResult,
-  withoutTaskSupport,
 } from "./_shared.ts";
 import { peopleIn, peopleSchema } from "./_presence.ts";
+import { defineTool, type ToolDefinition } from "./tool.ts";
 
 const EMPTY_NOTE =
   "Rustpad answers the same for an empty pad, a pad that never existed and a pad that expired: they cannot be told apart.";
 
-/** Register `get_document`. */
-export function registerGetDocument(context: ToolContext): void {
-  withoutTaskSupport(context.server.registerTool(
-    "get_document",
-    {
-      title: "Read a pad's text",
-      description:
-        "Read a pad's text and revision, whole or a page by offset/limit in UTF-16 units. Use it for short pads and to copy exact text for replace_in_document; on a long pad use read_lines (numbered lines to edit by) or search_document (find text). Changes no text but joins the pad. empty: true may also mean a mistyped or expired id; they look alike.",
-      inputSchema: objectSchema({
-        id: padIdSchema,
-        offset: countSchema("Where to start (default 0); pass next_offset.")
-          .optional(),
-        limit: countSchema("Most UTF-16 units to return (default: all).")
-          .optional(),
+/** `get_document`. */
+export const getDocumentTool: ToolDefinition = defineTool({
+  name: "get_document",
+  title: "Read a pad's text",
+  description:
+    "Read a pad's text and revision, whole or a page by offset/limit in UTF-16 units. Use it for short pads and to copy exact text for replace_in_document; on a long pad use read_lines (numbered lines to edit by) or search_document (find text). Changes no text but joins the pad. empty: true may also mean a mistyped or expired id; they look alike.",
+  inputSchema: objectSchema({
+    id: padIdSchema,
+    offset: countSchema("Where to start (default 0); pass next_offset.")
+      .optional(),
+    limit: countSchema("Most UTF-16 units to return (default: all).")
+      .optional(),
+  }),
+  outputSchema: objectSchema({
+    id: z.string(),
+    text: z.string(),
+    empty: z.boolean(),
+    truncated: z.boolean().describe(
+      "A whole read was cut at the size limit; next_offset reads on.",
+    ),
+    note: z.string().optional(),
+    revision: countField,
+    offset: countField.optional(),
+    next_offset: countField.nullable().optional().describe(
+      "null at the end.",
+    ),
+    total_length: countField.optional(),
+    ...untrustedShape,
+  }),
+  annotations: READ_ANNOTATIONS,
+  async run({ id, offset, limit }, context) {
+    const { text: whole, revision } = await readPad(context, id);
+    const paged = offset !== undefined || limit !== undefined;
+    // A whole pad over Rustpad's limit (which it enforces on edits, so
+    // only a restored pad can be) is cut there; the rest is a next page.
+    const truncated = !paged && whole.length > MAX_TEXT_LENGTH &&
+      codePointLength(whole) > MAX_TEXT_LENGTH;
+    const page = pageText(
+      whole,
+      offset ?? 0,
+      truncated ? advanceCodePoints(whole, 0, MAX_TEXT_LENGTH) : limit,
+    );
+    const empty = whole === "";
+    const structured = {
+      id,
+      text: page.text,
+      empty,
+      truncated,
+      ...(empty && { note: EMPTY_NOTE }),
+      revision,
+      ...((paged || truncated) && {
+        offset: page.offset,
+        next_offset: page.nextOffset,
+        total_length: page.totalLength,
       }),
-      outputSchema: objectSchema({
-        id: z.string(),
-        text: z.string(),
-        empty: z.boolean(),
-        truncated: z.boolean().describe(
-          "A whole read was cut at the size limit; next_offset reads on.",
-        ),
-        note: z.string().optional(),
-        revision: countField,
-        offset: countField.optional(),
-        next_offset: countField.nullable().optional().describe(
-          "null at the end.",
-        ),
-        total_length: countField.optional(),
-        ...untrustedShape,
-      }),
-      annotations: READ_ANNOTATIONS,
-    },
-    safely(async ({ id, offset, limit }) => {
-      const { text: whole, revision } = await readPad(context, id);
-      const paged = offset !== undefined || limit !== undefined;
-      // A whole pad over Rustpad's limit (which it enforces on edits, so
-      // only a restored pad can be) is cut there; the rest is a next page.
-      const truncated = !paged && whole.length > MAX_TEXT_LENGTH &&
-        codePointLength(whole) > MAX_TEXT_LENGTH;
-      const page = pageText(
-        whole,
-        offset ?? 0,
-        truncated ? advanceCodePoints(whole, 0, MAX_TEXT_LENGTH) : limit,
-      );
-      const empty = whole === "";
-      const structured = {
-        id,
-        text: page.text,
-        empty,
-        truncated,
-        ...(empty && { note: EMPTY_NOTE }),
-        revision,
-        ...((paged || truncated) && {
-          offset: page.offset,
-          next_offset: page.nextOffset,
-          total_length: page.totalLength,
-        }),
-        untrusted: true,
-        source: "rustpad",
-      };
-      if (empty) {
-        return result(
-          structured,
-          `Pad "${id}" is empty at revision ${revision}. ${EMPTY_NOTE}`,
-        );
-      }
-      const where = paged || truncated
-        ? `UTF-16 units ${page.offset} to ${
-          page.offset + page.text.length
-        } of ${page.totalLength}${
-          page.nextOffset === null ? "" : `, next_offset ${page.nextOffset}`
-        }${truncated ? ", cut to Rustpad's limit" : ""}`
-        : `${whole.length} UTF-16 units`;
-      return untrustedResult(
-        structured,
-        `Pad "${id}" at revision ${revision} (${where}):`,
-        page.text,
-        `pad "${id}"`,
-      );
-    }),
-  ));
-}
-
-/** Register `get_document_info`. */
-export function registerGetDocumentInfo(context: ToolContext): void {
-  withoutTaskSupport(context.server.registerTool(
-    "get_document_info",
-    {
-      title: "Inspect a pad",
-      description:
-        "Get a pad's live state without its text: url, length in code points, revision, editor language, and the people who have it open with their cursors. Use get_document for the text, get_stats for the server. Changes no text, but like every tool that takes a pad id it joins the pad: people there see this server for about 2 minutes, and an unknown id is created, empty.",
-      inputSchema: objectSchema({ id: padIdSchema }),
-      outputSchema: objectSchema({
-        id: z.string(),
-        url: z.string(),
-        length: countField,
-        revision: countField,
-        language: z.string().nullable().describe("null if never set."),
-        users: z.array(z.string()).describe("Others present, by name."),
-        people: peopleSchema,
-        ...untrustedShape,
-      }),
-      annotations: READ_ANNOTATIONS,
-    },
-    safely(async ({ id }) => {
-      const session = await context.sessions.get(id);
-      markRead(context, id);
-      const users = [...session.users]
-        .filter(([userId]) => userId !== session.userId)
-        .map(([, info]) => info.name);
-      const people = peopleIn(context, id);
-      const url = padUrl(context, id);
-      const structured = {
-        id,
-        url,
-        length: session.length,
-        revision: session.revision,
-        language: session.language,
-        users,
-        people,
-        untrusted: true,
-        source: "rustpad",
-      };
-      const summary =
-        `Pad "${id}" at ${url}: ${session.length} code points, revision ${session.revision}, language ${
-          session.language === null ? "not set" : "in the list below"
-        }, ${users.length} other ${
-          users.length === 1 ? "person" : "people"
-        } present.`;
-      if (session.language === null && users.length === 0) {
-        return result(structured, summary);
-      }
-      return untrustedResult(
-        structured,
-        summary,
-        JSON.stringify({ language: session.language, users, people }),
-        `pad "${id}" (its language and the names people chose)`,
-      );
-    }),
-  ));
-}
-
-/** Register `get_stats`. */
-export function registerGetStats(context: ToolContext): void {
-  withoutTaskSupport(context.server.registerTool(
-    "get_stats",
-    {
-      title: "Rustpad server statistics",
-      description:
-        "Get the Rustpad server's start time and how many pads it holds in memory and has persisted, over HTTP without joining any pad. Use it to check the server is reachable: it fails if not, within the configured timeout. For one pad use get_document_info.",
-      inputSchema: objectSchema({}),
-      outputSchema: objectSchema({
-        start_time: countField.describe("Unix time, seconds."),
-        start_time_iso: z.string(),
-        num_documents: countField.describe("Pads in memory."),
-        database_size: countField.describe("Pads persisted."),
-      }),
-      annotations: READ_ANNOTATIONS,
-    },
-    safely(async () => {
-      const stats = await context.http.getStats();
-      const startTimeIso = new Date(stats.start_time * 1000).toISOString();
+      untrusted: true,
+      source: "rustpad",
+    };
+    if (empty) {
       return result(
-        { ...stats, start_time_iso: startTimeIso },
-        `Rustpad at ${context.config.rustpadUrl.href} started ${startTimeIso}; pads in memory: ${stats.num_documents}, persisted: ${stats.database_size}.`,
+        structured,
+        `Pad "${id}" is empty at revision ${revision}. ${EMPTY_NOTE}`,
       );
-    }),
-  ));
-}
+    }
+    const where = paged || truncated
+      ? `UTF-16 units ${page.offset} to ${
+        page.offset + page.text.length
+      } of ${page.totalLength}${
+        page.nextOffset === null ? "" : `, next_offset ${page.nextOffset}`
+      }${truncated ? ", cut to Rustpad's limit" : ""}`
+      : `${whole.length} UTF-16 units`;
+    return untrustedResult(
+      structured,
+      `Pad "${id}" at revision ${revision} (${where}):`,
+      page.text,
+      `pad "${id}"`,
+    );
+  },
+});
+
+/** `get_document_info`. */
+export const getDocumentInfoTool: ToolDefinition = defineTool({
+  name: "get_document_info",
+  title: "Inspect a pad",
+  description:
+    "Get a pad's live state without its text: url, length in code points, revision, editor language, and the people who have it open with their cursors. Use get_document for the text, get_stats for the server. Changes no text, but like every tool that takes a pad id it joins the pad: people there see this server for about 2 minutes, and an unknown id is created, empty.",
+  inputSchema: objectSchema({ id: padIdSchema }),
+  outputSchema: objectSchema({
+    id: z.string(),
+    url: z.string(),
+    length: countField,
+    revision: countField,
+    language: z.string().nullable().describe("null if never set."),
+    users: z.array(z.string()).describe("Others present, by name."),
+    people: peopleSchema,
+    ...untrustedShape,
+  }),
+  annotations: READ_ANNOTATIONS,
+  async run({ id }, context) {
+    const session = await context.sessions.get(id);
+    markRead(context, id);
+    const users = [...session.users]
+      .filter(([userId]) => userId !== session.userId)
+      .map(([, info]) => info.name);
+    const people = peopleIn(context, id);
+    const url = padUrl(context, id);
+    const structured = {
+      id,
+      url,
+      length: session.length,
+      revision: session.revision,
+      language: session.language,
+      users,
+      people,
+      untrusted: true,
+      source: "rustpad",
+    };
+    const summary =
+      `Pad "${id}" at ${url}: ${session.length} code points, revision ${session.revision}, language ${
+        session.language === null ? "not set" : "in the list below"
+      }, ${users.length} other ${
+        users.length === 1 ? "person" : "people"
+      } present.`;
+    if (session.language === null && users.length === 0) {
+      return result(structured, summary);
+    }
+    return untrustedResult(
+      structured,
+      summary,
+      JSON.stringify({ language: session.language, users, people }),
+      `pad "${id}" (its language and the names people chose)`,
+    );
+  },
+});
+
+/** `get_stats`. */
+export const getStatsTool: ToolDefinition = defineTool({
+  name: "get_stats",
+  title: "Rustpad server statistics",
+  description:
+    "Get the Rustpad server's start time and how many pads it holds in memory and has persisted, over HTTP without joining any pad. Use it to check the server is reachable: it fails if not, within the configured timeout. For one pad use get_document_info.",
+  inputSchema: objectSchema({}),
+  outputSchema: objectSchema({
+    start_time: countField.describe("Unix time, seconds."),
+    start_time_iso: z.string(),
+    num_documents: countField.describe("Pads in memory."),
+    database_size: countField.describe("Pads persisted."),
+  }),
+  annotations: READ_ANNOTATIONS,
+  async run(_args, context) {
+    const stats = await context.http.getStats();
+    const startTimeIso = new Date(stats.start_time * 1000).toISOString();
+    return result(
+      { ...stats, start_time_iso: startTimeIso },
+      `Rustpad at ${context.config.rustpadUrl.href} started ${startTimeIso}; pads in memory: ${stats.num_documents}, persisted: ${stats.database_size}.`,
+    );
+  },
+});

@@ -19,19 +19,18 @@ import {
   padUrl,
   result,
   textSchema,
-  type ToolContext,
-  withoutTaskSupport,
 } from "./_shared.ts";
 import {
   askedShape,
+  defineWriteTool,
   idempotencyKeySchema,
   notConfirmed,
   type WriteGate,
-  writeHandler,
   writeOutputShape,
   writeStatus,
   writtenResult,
 } from "./_write.ts";
+import type { ToolDefinition } from "./tool.ts";
 
 const languageSchema = z.string()
   .regex(/^[A-Za-z0-9+#._-]{1,64}$/, {
@@ -105,184 +104,155 @@ function askFirst(
   );
 }
 
-/** Register `create_document`. */
-export function registerCreateDocument(context: ToolContext): void {
-  withoutTaskSupport(context.server.registerTool(
-    "create_document",
-    {
-      title: "Create a pad",
-      description:
-        "Create a pad, optionally with text and language, and return its shareable url; omit id for a random one. Use it to start a pad: it fails, changing nothing, if the pad already has text (an empty pad counts as new), so a taken id is caught. To add to an existing pad use append_to_document or edit_document.",
-      inputSchema: objectSchema({
-        id: padIdSchema.optional().describe(
-          "Pad id to create; omit for a random one.",
-        ),
-        text: textSchema("Initial text of the pad.").optional(),
-        language: languageSchema.optional(),
-        confirm_token: confirmTokenSchema,
-        idempotency_key: idempotencyKeySchema,
-      }),
-      outputSchema: objectSchema({
-        ...writeOutputShape,
-        language: z.string().nullable().optional(),
-      }),
-      annotations: ANNOTATIONS,
-    },
-    writeHandler(
-      context,
-      "create_document",
-      ANNOTATIONS,
-      async (args, gate) => {
-        const { id = randomPadId(), text = "", language, confirm_token } = args;
-        const session = await context.sessions.get(id);
-        if (session.length > 0) {
-          throw new Error(
-            `Cannot create pad "${id}" as it already has content: current length is ${session.length} code points. Choose another id, or use append_to_document or set_document`,
-          );
-        }
-        const outcome = await askFirst(
-          gate,
-          session,
-          { id, text, language },
-          `Create pad "${id}" with ${codePointLength(text)} code points?`,
-          confirm_token,
-        );
-        if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
-        let diff: Diff = { diff: "", truncated: false };
-        if (text !== "") ({ diff } = await append(gate, id, text));
-        // The edit may have reconnected: ask the pool for the live session.
-        const latest = await context.sessions.get(id);
-        if (language !== undefined) await latest.setLanguage(language);
-        const url = padUrl(context, id);
-        return writtenResult(
-          {
-            status: "applied",
-            id,
-            url,
-            revision: latest.revision,
-            length: latest.length,
-            language: latest.language,
-          },
-          `Created pad "${id}" at ${url} with ${
-            codePointLength(text)
-          } code points${
-            language === undefined ? "" : ` and language ${language}`
-          } (revision ${latest.revision}).`,
-          diff,
-        );
-      },
+/** `create_document`. */
+export const createDocumentTool: ToolDefinition = defineWriteTool({
+  name: "create_document",
+  title: "Create a pad",
+  description:
+    "Create a pad, optionally with text and language, and return its shareable url; omit id for a random one. Use it to start a pad: it fails, changing nothing, if the pad already has text (an empty pad counts as new), so a taken id is caught. To add to an existing pad use append_to_document or edit_document.",
+  inputSchema: objectSchema({
+    id: padIdSchema.optional().describe(
+      "Pad id to create; omit for a random one.",
     ),
-  ));
-}
+    text: textSchema("Initial text of the pad.").optional(),
+    language: languageSchema.optional(),
+    confirm_token: confirmTokenSchema,
+    idempotency_key: idempotencyKeySchema,
+  }),
+  outputSchema: objectSchema({
+    ...writeOutputShape,
+    language: z.string().nullable().optional(),
+  }),
+  annotations: ANNOTATIONS,
+  async write(args, gate, context) {
+    const { id = randomPadId(), text = "", language, confirm_token } = args;
+    const session = await context.sessions.get(id);
+    if (session.length > 0) {
+      throw new Error(
+        `Cannot create pad "${id}" as it already has content: current length is ${session.length} code points. Choose another id, or use append_to_document or set_document`,
+      );
+    }
+    const outcome = await askFirst(
+      gate,
+      session,
+      { id, text, language },
+      `Create pad "${id}" with ${codePointLength(text)} code points?`,
+      confirm_token,
+    );
+    if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
+    let diff: Diff = { diff: "", truncated: false };
+    if (text !== "") ({ diff } = await append(gate, id, text));
+    // The edit may have reconnected: ask the pool for the live session.
+    const latest = await context.sessions.get(id);
+    if (language !== undefined) await latest.setLanguage(language);
+    const url = padUrl(context, id);
+    return writtenResult(
+      {
+        status: "applied",
+        id,
+        url,
+        revision: latest.revision,
+        length: latest.length,
+        language: latest.language,
+      },
+      `Created pad "${id}" at ${url} with ${codePointLength(text)} code points${
+        language === undefined ? "" : ` and language ${language}`
+      } (revision ${latest.revision}).`,
+      diff,
+    );
+  },
+});
 
-/** Register `append_to_document`. */
-export function registerAppendToDocument(context: ToolContext): void {
-  withoutTaskSupport(context.server.registerTool(
-    "append_to_document",
-    {
-      title: "Append to a pad",
-      description:
-        "Append text verbatim at the end of a pad, keeping what people type at the same moment; add your own leading newline if you want one. Use it to add; edit_document and replace_in_document change existing text, set_document replaces it all. A mistyped id silently makes a new pad with this text; start pads with create_document. Fails, changing nothing, if the pad would exceed the size limit.",
-      inputSchema: objectSchema({
-        id: padIdSchema,
-        text: textSchema("Text to append, verbatim."),
-        confirm_token: confirmTokenSchema,
-        idempotency_key: idempotencyKeySchema,
-      }),
-      outputSchema: objectSchema({
-        ...writeOutputShape,
-        note: z.string().optional().describe(
-          "Set when a dropped connection hid the acknowledgement.",
-        ),
-      }),
-      annotations: ANNOTATIONS,
-    },
-    writeHandler(
-      context,
-      "append_to_document",
-      ANNOTATIONS,
-      async ({ id, text, confirm_token }, gate) => {
-        if (gate.asks(false)) {
-          const session = await context.sessions.get(id);
-          const outcome = await askFirst(
-            gate,
-            session,
-            { id, text },
-            `Append ${
-              codePointLength(text)
-            } code points to pad "${id}" (${session.length} code points now)?`,
-            confirm_token,
-          );
-          if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
-        }
-        const appended = await append(gate, id, text);
-        const url = padUrl(context, id);
-        const note = appended.recovered
-          ? "The connection dropped before Rustpad acknowledged the edit; the pad's history shows it landed."
-          : undefined;
-        return writtenResult(
-          {
-            status: "applied",
-            id,
-            url,
-            revision: appended.revision,
-            length: appended.length,
-            ...(note && { note }),
-          },
-          `Appended ${
-            codePointLength(text)
-          } code points to pad "${id}"; it now has ${appended.length} (revision ${appended.revision}).${
-            note ? ` ${note}` : ""
-          }`,
-          appended.diff,
-        );
-      },
+/** `append_to_document`. */
+export const appendToDocumentTool: ToolDefinition = defineWriteTool({
+  name: "append_to_document",
+  title: "Append to a pad",
+  description:
+    "Append text verbatim at the end of a pad, keeping what people type at the same moment; add your own leading newline if you want one. Use it to add; edit_document and replace_in_document change existing text, set_document replaces it all. A mistyped id silently makes a new pad with this text; start pads with create_document. Fails, changing nothing, if the pad would exceed the size limit.",
+  inputSchema: objectSchema({
+    id: padIdSchema,
+    text: textSchema("Text to append, verbatim."),
+    confirm_token: confirmTokenSchema,
+    idempotency_key: idempotencyKeySchema,
+  }),
+  outputSchema: objectSchema({
+    ...writeOutputShape,
+    note: z.string().optional().describe(
+      "Set when a dropped connection hid the acknowledgement.",
     ),
-  ));
-}
+  }),
+  annotations: ANNOTATIONS,
+  async write({ id, text, confirm_token }, gate, context) {
+    if (gate.asks(false)) {
+      const session = await context.sessions.get(id);
+      const outcome = await askFirst(
+        gate,
+        session,
+        { id, text },
+        `Append ${
+          codePointLength(text)
+        } code points to pad "${id}" (${session.length} code points now)?`,
+        confirm_token,
+      );
+      if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
+    }
+    const appended = await append(gate, id, text);
+    const url = padUrl(context, id);
+    const note = appended.recovered
+      ? "The connection dropped before Rustpad acknowledged the edit; the pad's history shows it landed."
+      : undefined;
+    return writtenResult(
+      {
+        status: "applied",
+        id,
+        url,
+        revision: appended.revision,
+        length: appended.length,
+        ...(note && { note }),
+      },
+      `Appended ${
+        codePointLength(text)
+      } code points to pad "${id}"; it now has ${appended.length} (revision ${appended.revision}).${
+        note ? ` ${note}` : ""
+      }`,
+      appended.diff,
+    );
+  },
+});
 
-/** Register `set_language`. */
-export function registerSetLanguage(context: ToolContext): void {
-  withoutTaskSupport(context.server.registerTool(
-    "set_language",
-    {
-      title: "Set a pad's language",
-      description:
-        "Set a pad's editor language (syntax highlighting) for everyone who has it open; the text is unchanged and the last writer wins. For a new pad, pass language to create_document instead. An unknown id gets a new, empty pad with this language.",
-      inputSchema: objectSchema({
-        id: padIdSchema,
-        language: languageSchema,
-        confirm_token: confirmTokenSchema,
-        idempotency_key: idempotencyKeySchema,
-      }),
-      outputSchema: objectSchema({
-        status: writeStatus(),
-        id: z.string(),
-        language: z.string().optional(),
-        ...askedShape,
-      }),
-      annotations: LANGUAGE_ANNOTATIONS,
-    },
-    writeHandler(
-      context,
-      "set_language",
-      LANGUAGE_ANNOTATIONS,
-      async ({ id, language, confirm_token }, gate) => {
-        const session = await context.sessions.get(id);
-        const outcome = await askFirst(
-          gate,
-          session,
-          { id, language },
-          `Set the language of pad "${id}" to ${language}?`,
-          confirm_token,
-        );
-        if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
-        await session.setLanguage(language);
-        return result(
-          { status: "applied", id, language },
-          `Set the language of pad "${id}" to ${language}.`,
-        );
-      },
-    ),
-  ));
-}
+/** `set_language`. */
+export const setLanguageTool: ToolDefinition = defineWriteTool({
+  name: "set_language",
+  title: "Set a pad's language",
+  description:
+    "Set a pad's editor language (syntax highlighting) for everyone who has it open; the text is unchanged and the last writer wins. For a new pad, pass language to create_document instead. An unknown id gets a new, empty pad with this language.",
+  inputSchema: objectSchema({
+    id: padIdSchema,
+    language: languageSchema,
+    confirm_token: confirmTokenSchema,
+    idempotency_key: idempotencyKeySchema,
+  }),
+  outputSchema: objectSchema({
+    status: writeStatus(),
+    id: z.string(),
+    language: z.string().optional(),
+    ...askedShape,
+  }),
+  annotations: LANGUAGE_ANNOTATIONS,
+  async write({ id, language, confirm_token }, gate, context) {
+    const session = await context.sessions.get(id);
+    const outcome = await askFirst(
+      gate,
+      session,
+      { id, language },
+      `Set the language of pad "${id}" to ${language}?`,
+      confirm_token,
+    );
+    if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
+    await session.setLanguage(language);
+    return result(
+      { status: "applied", id, language },
+      `Set the language of pad "${id}" to ${language}.`,
+    );
+  },
+});

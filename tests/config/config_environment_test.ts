@@ -14,7 +14,9 @@ Deno.test("configFromEnvironment() reads only the configuration variables from D
     await Deno.writeTextFile(
       script,
       `import { configFromEnvironment } from ${
-        JSON.stringify(new URL("../../src/config/config.ts", import.meta.url).href)
+        JSON.stringify(
+          new URL("../../src/config/config.ts", import.meta.url).href,
+        )
       };
 const c = configFromEnvironment();
 console.log(JSON.stringify({

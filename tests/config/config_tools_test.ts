@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../../src/config/config.ts";
-import { ESSENTIAL_TOOLS, READ_TOOLS, TOOL_NAMES } from "../../src/config/tool_names.ts";
+import {
+  ESSENTIAL_TOOLS,
+  READ_TOOLS,
+  TOOL_NAMES,
+} from "../../src/config/tool_names.ts";
 import { assertRefused } from "../_config.ts";
 
 Deno.test("TOOL_NAMES, READ_TOOLS and ESSENTIAL_TOOLS list the tools of the issue", () => {

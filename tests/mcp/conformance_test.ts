@@ -7,7 +7,10 @@ import { startPadServer } from "../../src/testing/mod.ts";
 import { spawnCli } from "../_http.ts";
 
 const SUITE = "npm:@modelcontextprotocol/conformance@0.1.16";
-const BASELINE = new URL("../../.ci/conformance-baseline.json", import.meta.url);
+const BASELINE = new URL(
+  "../../.ci/conformance-baseline.json",
+  import.meta.url,
+);
 
 interface Check {
   id: string;

@@ -3,7 +3,8 @@
 // replays exactly.
 
 import assert from "node:assert/strict";
-import { type Component, TextOperation } from "../../src/ot/operation.ts";
+import type { Component } from "../../src/ot/component.ts";
+import { TextOperation } from "../../src/ot/operation.ts";
 import { TextBuffer } from "../../src/ot/text_buffer.ts";
 import { ALPHABET, cpLength, FAMILY, property, Random } from "../_random.ts";
 

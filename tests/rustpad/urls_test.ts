@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { apiUrl, editorUrl, parseBaseUrl, socketUrl } from "../../src/rustpad/urls.ts";
+import {
+  apiUrl,
+  editorUrl,
+  parseBaseUrl,
+  socketUrl,
+} from "../../src/rustpad/urls.ts";
 
 Deno.test("`parseBaseUrl()` keeps a path prefix and ends it with a slash", () => {
   assert.equal(parseBaseUrl("https://rustpad.io").href, "https://rustpad.io/");

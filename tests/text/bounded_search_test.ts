@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SEARCH_PROCESS_FLAG } from "../../src/text/_search_process.ts";
+import { SEARCH_PROCESS_FLAG } from "../../src/text/search_process.ts";
 import { searchBounded } from "../../src/text/bounded_search.ts";
 
 Deno.test("searchBounded runs a regular expression in a separate process", async () => {

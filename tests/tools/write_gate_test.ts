@@ -1,5 +1,5 @@
 // A write tool added later gets its permission rules from its annotations
-// through writeHandler: it cannot write past RUSTPAD_CONFIRM.
+// through defineWriteTool: it cannot write past RUSTPAD_CONFIRM.
 
 import assert from "node:assert/strict";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
@@ -12,8 +12,14 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { createBackend, loadConfig, TextOperation } from "../../mod.ts";
+import {
+  createToolContext,
+  defineWriteTool,
+  objectSchema,
+  toolResult,
+} from "../../src/tools/mod.ts";
+import { registerTools } from "../../src/mcp/_tools.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
-import { writeHandler } from "../../src/tools/_write.ts";
 import { errorOf, structured } from "../_mcp.ts";
 
 const DESTRUCTIVE = {
@@ -33,22 +39,14 @@ async function serveWipe(
     loadConfig({ RUSTPAD_URL: pads.url, ...env }),
   );
   const server = new McpServer({ name: "t", version: "1" });
-  const context = {
-    server,
-    config: backend.config,
-    sessions: backend.sessions,
-    http: backend.http,
-    guard: backend.guard,
-    backend,
-  };
-  server.registerTool(
-    "wipe",
-    {
-      description: "Empty a pad.",
-      inputSchema: { id: z.string() },
-      annotations: DESTRUCTIVE,
-    },
-    writeHandler(context, "wipe", DESTRUCTIVE, async ({ id }, gate) => {
+  const wipe = defineWriteTool({
+    name: "wipe",
+    title: "Wipe",
+    description: "Empty a pad.",
+    inputSchema: objectSchema({ id: z.string().describe("Pad id.") }),
+    outputSchema: objectSchema({ status: z.string() }),
+    annotations: DESTRUCTIVE,
+    async write({ id }, gate, context) {
       const session = await context.sessions.get(id);
       if (consults) {
         const outcome = await gate.confirm(
@@ -63,22 +61,17 @@ async function serveWipe(
           true,
         );
         if (outcome.status !== "confirmed") {
-          return {
-            content: [{ type: "text", text: "not confirmed" }],
-            structuredContent: { status: outcome.status },
-          };
+          return toolResult({ status: outcome.status }, "not confirmed");
         }
       }
       await gate.edit(
         id,
         (live) => new TextOperation().delete(live.length),
       );
-      return {
-        content: [{ type: "text", text: "wiped" }],
-        structuredContent: { status: "applied", id },
-      };
-    }),
-  );
+      return toolResult({ status: "applied", id }, "wiped");
+    },
+  });
+  registerTools(server, [wipe], createToolContext(backend));
   const client = new Client(
     { name: "c", version: "1" },
     { capabilities: { elicitation: { form: {} } } },

@@ -5,7 +5,7 @@
 // (denoland/deno#35657), so the spinning thread would outlive the search.
 //
 // Protocol: one JSON `SearchRequest` on stdin; one JSON `SearchReply` on
-// stdout. Run as `deno run _search_process.ts`, or as a `deno compile`
+// stdout. Run as `deno run search_process.ts`, or as a `deno compile`
 // binary of the server given `SEARCH_PROCESS_FLAG` (see src/cli.ts).
 
 import { type SearchOptions, type SearchResult, searchText } from "./search.ts";
@@ -44,7 +44,7 @@ function answer(request: SearchRequest): SearchReply {
  *
  * @example
  * ```ts ignore
- * // echo '{"text":"ab","pattern":"b","options":{}}' | deno run _search_process.ts
+ * // echo '{"text":"ab","pattern":"b","options":{}}' | deno run search_process.ts
  * Deno.exit(await runSearchProcess());
  * ```
  */

@@ -1,0 +1,23 @@
+/**
+ * What one process shares among its MCP sessions: the pad connections,
+ * live state per pad (people, watchers, undo), the operator log and the
+ * confirmation guard. Imports every layer below the tools.
+ *
+ * @module
+ */
+
+export { Backend, type BackendOptions, createBackend } from "./backend.ts";
+export {
+  type LiveEvent,
+  LivePads,
+  type PadWatcher,
+  type PersonPresence,
+} from "./live_pads.ts";
+export {
+  DEFAULT_LOG_LEVEL,
+  LOGGER_NAME,
+  type LogLevel,
+  type LogMessage,
+  type LogSink,
+  OperatorLog,
+} from "./logging.ts";

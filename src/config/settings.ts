@@ -1,0 +1,147 @@
+/**
+ * The shape of the server's configuration: {@linkcode Config} as
+ * `loadConfig` returns it, and the types of the table of environment
+ * variables it is read with (`_variables.ts`). It imports none of the
+ * modules that read the variables, so they can all import it.
+ *
+ * @module
+ */
+
+import type { ValueParser } from "./_parse.ts";
+import type { ToolName } from "./tool_names.ts";
+
+/** The server's settings, as {@linkcode loadConfig} returns them. */
+export interface Config {
+  /**
+   * Base URL of the Rustpad server, from `parseBaseUrl`: http or https,
+   * always ending in `/`.
+   *
+   * @default {new URL("https://rustpad.io/")}
+   */
+  readonly rustpadUrl: URL;
+  /**
+   * The tools to register: (allow list or all) minus the deny list, then
+   * only the read tools if {@linkcode Config.readOnly}. Never empty.
+   */
+  readonly tools: ReadonlySet<ToolName>;
+  /**
+   * Whether only the read tools are registered.
+   *
+   * @default {false}
+   */
+  readonly readOnly: boolean;
+  /**
+   * Whether confirmations may use a form elicitation when the client
+   * supports it; when false they always use the two-call token path.
+   *
+   * @default {true}
+   */
+  readonly elicitation: boolean;
+  /**
+   * The name shown to the people in a pad the server writes to.
+   *
+   * @default {"rustpad-mcp"}
+   */
+  readonly userName: string;
+  /**
+   * The colour (hue, 0 to 359) shown to the people in a pad.
+   *
+   * @default {200}
+   */
+  readonly userHue: number;
+  /**
+   * Bound on every network wait, in milliseconds.
+   *
+   * @default {15000}
+   */
+  readonly timeoutMs: number;
+  /**
+   * Which write tools ask a person first: `destructive` (those annotated
+   * destructive, on their own rules), `always` (every write) or `never`.
+   *
+   * @default {"destructive"}
+   */
+  readonly confirm: "destructive" | "always" | "never";
+  /**
+   * Whether a write to a non-empty pad needs a read of it on the same MCP
+   * connection first.
+   *
+   * @default {false}
+   */
+  readonly requireRead: boolean;
+  /**
+   * Where to serve MCP over Streamable HTTP (`RUSTPAD_MCP_LISTEN`, or the
+   * `--http` flag); stdio when unset.
+   *
+   * @default {undefined}
+   */
+  readonly listen:
+    | { readonly hostname: string; readonly port: number }
+    | undefined;
+  /**
+   * The bearer token HTTP clients must send; required off loopback.
+   *
+   * @default {undefined}
+   */
+  readonly httpToken: string | undefined;
+  /**
+   * Host header values allowed besides loopback names.
+   *
+   * @default {[]}
+   */
+  readonly allowedHosts: readonly string[];
+  /**
+   * Browser origins allowed besides loopback ones.
+   *
+   * @default {[]}
+   */
+  readonly allowedOrigins: readonly string[];
+  /**
+   * Seconds without a request before an HTTP session is closed.
+   *
+   * @default {1800}
+   */
+  readonly sessionIdleS: number;
+  /**
+   * The most live HTTP sessions.
+   *
+   * @default {1000}
+   */
+  readonly maxSessions: number;
+  /**
+   * The key confirmation tokens are signed with, shared by replicas.
+   *
+   * @default {undefined (32 random bytes per process)}
+   */
+  readonly confirmSecret: Uint8Array | undefined;
+  /**
+   * Whether the embedded pad server (`--embedded`) may listen on an address
+   * other than loopback.
+   *
+   * @default {false}
+   */
+  readonly embeddedPublic: boolean;
+  /**
+   * The SQLite file the embedded pad server persists pads in; memory only
+   * when unset.
+   *
+   * @default {undefined}
+   */
+  readonly embeddedDatabase: string | undefined;
+}
+
+/** One environment variable and how to read it. */
+export interface Variable<T> {
+  readonly name: string;
+  /** One or two sentences for --help and README. */
+  readonly meaning: string;
+  /** The default as --help shows it. */
+  readonly default: string;
+  readonly parse: ValueParser<T>;
+}
+
+/** What the variables give, before the tool lists combine into `tools`. */
+export type Settings = Omit<Config, "tools"> & {
+  readonly allowTools: ReadonlySet<ToolName> | undefined;
+  readonly denyTools: ReadonlySet<ToolName> | undefined;
+};

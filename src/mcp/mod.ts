@@ -1,0 +1,21 @@
+/**
+ * The MCP layer, the only one that imports the MCP SDK: the server
+ * factory, the adapter that registers the tool registry, resources,
+ * logging, and the Streamable HTTP server.
+ *
+ * @module
+ */
+
+export {
+  type HttpServer,
+  type HttpServerOptions,
+  serveHttp,
+} from "./http_server.ts";
+export {
+  createServer,
+  type CreateServerOptions,
+  INSTRUCTIONS,
+  type McpTransport,
+  RustpadMcpServer,
+} from "./server.ts";
+export { serveStdio } from "./stdio.ts";

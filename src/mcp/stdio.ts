@@ -1,0 +1,55 @@
+/**
+ * The MCP server on stdio: one session on its own backend, until the client
+ * closes stdin. Stdout carries only the protocol; everything else goes to
+ * stderr.
+ *
+ * @module
+ */
+
+import process from "node:process";
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Config } from "../config/config.ts";
+import { VERSION } from "../config/version.ts";
+import { PendingRequests } from "./_pending_requests.ts";
+import { createServer } from "./server.ts";
+
+/** How long requests still being answered when stdin closes may take. */
+const STDIN_END_GRACE_MS = 10_000;
+
+/**
+ * Serve MCP on stdin and stdout until the client closes stdin, answering
+ * the requests that arrived before it did.
+ *
+ * @param config The configuration.
+ * @returns The process exit code, 0.
+ *
+ * @example
+ * ```ts ignore
+ * import { configFromEnvironment, serveStdio } from "@rustpad-mcp/server";
+ *
+ * Deno.exit(await serveStdio(configFromEnvironment()));
+ * ```
+ */
+export async function serveStdio(config: Config): Promise<number> {
+  const server = createServer(config);
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  const pending = new PendingRequests(transport);
+  // Answer what was asked before stdin closed, then stop.
+  process.stdin.once("end", async () => {
+    await pending.settled(STDIN_END_GRACE_MS);
+    await server.close();
+  });
+  console.error(
+    `rustpad-mcp ${VERSION}: serving on stdio for ${config.rustpadUrl.href} with ${config.tools.size} tools`,
+  );
+  if (config.confirm === "never") {
+    console.error(
+      "rustpad-mcp: warning: RUSTPAD_CONFIRM=never: no write asks a person first, not even one that replaces a whole pad",
+    );
+  }
+  await server.closed;
+  await server.close();
+  return 0;
+}

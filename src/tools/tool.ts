@@ -1,0 +1,216 @@
+/**
+ * What a tool is, as plain values: a {@linkcode ToolDefinition} (name,
+ * title, description, zod schemas, annotations and a `run` handler), the
+ * {@linkcode ToolContext} one agent's calls run in, and the
+ * {@linkcode ToolResult} a handler returns. Nothing here knows MCP: the MCP
+ * layer turns definitions into registered tools, and a test can call `run`
+ * directly.
+ *
+ * @module
+ */
+
+import type { z } from "zod";
+import type { Backend } from "../backend/backend.ts";
+import type { Config } from "../config/config.ts";
+import type { RustpadHttpClient } from "../rustpad/http_client.ts";
+import type { SessionPool } from "../rustpad/session_pool.ts";
+import type {
+  ConfirmationGuard,
+  ElicitConfirm,
+} from "../safety/confirmation.ts";
+
+/** The hints a client reads to judge a tool's risk (MCP tool annotations). */
+export interface ToolAnnotations {
+  /** Changes nothing. */
+  readonly readOnlyHint: boolean;
+  /** May destroy what people wrote; such tools ask a person first. */
+  readonly destructiveHint: boolean;
+  /** The same call twice has the effect of one. */
+  readonly idempotentHint: boolean;
+  /** Reaches beyond the configured Rustpad server. */
+  readonly openWorldHint: boolean;
+}
+
+/**
+ * One part of a result's text block: a sentence of ours, or text derived
+ * from a pad (its text, people's names), which the MCP layer fences as
+ * untrusted, naming `source`.
+ */
+export type TextPart = string | {
+  /** The pad-derived text, verbatim. */
+  readonly untrusted: string;
+  /** Where it comes from, such as `pad "notes"`. */
+  readonly source: string;
+};
+
+/**
+ * What a tool's handler answers: the structured result (validated against
+ * the tool's output schema) and the text block's parts, joined by newlines.
+ * A handler that fails throws an `Error` whose message is one sentence a
+ * model can act on.
+ */
+export interface ToolResult {
+  /** The structured answer, `structuredContent` in MCP. */
+  readonly structuredContent: Record<string, unknown>;
+  /** The text block that stands alone, in order. */
+  readonly text: readonly TextPart[];
+}
+
+/**
+ * What one agent's calls run with: the process-wide {@linkcode Backend}
+ * and what belongs to this agent alone (over HTTP, one MCP session).
+ */
+export interface ToolContext {
+  /** The configuration. */
+  readonly config: Config;
+  /** The process-wide state: pads, tokens, keys. */
+  readonly backend: Backend;
+  /** The live pad connections (the backend's). */
+  readonly sessions: SessionPool;
+  /** Rustpad's HTTP API (the backend's). */
+  readonly http: RustpadHttpClient;
+  /** Confirmation tokens (the backend's). */
+  readonly guard: ConfirmationGuard;
+  /** The pads this agent has read, for `RUSTPAD_REQUIRE_READ`. */
+  readonly readPads: Set<string>;
+}
+
+/** What one call brings besides its arguments. */
+export interface ToolCall {
+  /** Aborted when the client cancels the request or goes away. */
+  readonly signal: AbortSignal;
+  /** Report progress, when the client asked for it. */
+  readonly progress?:
+    | ((progress: number, total: number, message: string) => void)
+    | undefined;
+  /** Ask a person in a dialog, when the client can show one. */
+  readonly elicit?: ElicitConfirm | undefined;
+}
+
+/**
+ * A tool: everything a client lists, and the handler that answers a call
+ * with arguments already validated against `inputSchema`.
+ *
+ * @typeParam Input The input schema's shape.
+ */
+export interface ToolDefinition<
+  Input extends z.ZodRawShape = z.ZodRawShape,
+> {
+  /** The tool's name: the built-in ones are the `TOOL_NAMES`. */
+  readonly name: string;
+  /** A short human title. */
+  readonly title: string;
+  /** What it does, when to use it instead of its siblings, how it fails. */
+  readonly description: string;
+  /** The arguments, each field described. */
+  readonly inputSchema: z.ZodObject<Input>;
+  /** The shape of `structuredContent`. */
+  readonly outputSchema: z.ZodObject;
+  /** The risk hints. */
+  readonly annotations: ToolAnnotations;
+  /**
+   * Answer one call.
+   *
+   * @param args The arguments, parsed by `inputSchema`.
+   * @param context The agent's context.
+   * @param call Cancellation, progress and dialogs for this call.
+   * @returns The result; throws an `Error` on failure.
+   */
+  run(
+    args: z.output<z.ZodObject<Input>>,
+    context: ToolContext,
+    call: ToolCall,
+  ): Promise<ToolResult>;
+}
+
+/**
+ * Define a tool, keeping its argument types for `run`.
+ *
+ * @param definition The tool.
+ * @returns The same definition.
+ *
+ * @example
+ * ```ts
+ * import { defineTool } from "./tool.ts";
+ * import { objectSchema } from "./_shared.ts";
+ * import { z } from "zod";
+ * import assert from "node:assert/strict";
+ *
+ * const echo = defineTool({
+ *   name: "echo",
+ *   title: "Echo",
+ *   description: "Answer with the text given.",
+ *   inputSchema: objectSchema({ text: z.string().describe("What to say.") }),
+ *   outputSchema: objectSchema({ text: z.string() }),
+ *   annotations: {
+ *     readOnlyHint: true,
+ *     destructiveHint: false,
+ *     idempotentHint: true,
+ *     openWorldHint: false,
+ *   },
+ *   run: ({ text }) => Promise.resolve({ structuredContent: { text }, text: [text] }),
+ * });
+ * assert.equal(echo.name, "echo");
+ * ```
+ */
+export function defineTool<Input extends z.ZodRawShape>(
+  definition: ToolDefinition<Input>,
+): ToolDefinition<Input> {
+  return definition;
+}
+
+/**
+ * The result of a call that changed nothing and needs only words.
+ *
+ * @param structuredContent The structured answer.
+ * @param parts The text block's parts.
+ * @returns The result.
+ *
+ * @example
+ * ```ts
+ * import { toolResult } from "./tool.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(toolResult({ ok: true }, "Done.").text, ["Done."]);
+ * ```
+ */
+export function toolResult(
+  structuredContent: Record<string, unknown>,
+  ...parts: TextPart[]
+): ToolResult {
+  return { structuredContent, text: parts };
+}
+
+/**
+ * A fresh context for one agent on `backend`: its own read set, the
+ * backend's pads, HTTP client and tokens.
+ *
+ * @param backend The process-wide state.
+ * @returns The context; nothing to close (the backend owns the pads).
+ *
+ * @example Call a tool without an MCP server
+ * ```ts
+ * import { createBackend, loadConfig } from "@rustpad-mcp/server";
+ * import { createToolContext } from "./tool.ts";
+ * import { TOOLS } from "./mod.ts";
+ * import { startPadServer } from "@rustpad-mcp/server/testing";
+ * import assert from "node:assert/strict";
+ *
+ * await using pads = await startPadServer();
+ * await using backend = createBackend(loadConfig({ RUSTPAD_URL: pads.url }));
+ * const context = createToolContext(backend);
+ * const signal = new AbortController().signal;
+ * const read = await TOOLS.get_document.run({ id: "notes" }, context, { signal });
+ * assert.equal(read.structuredContent.empty, true);
+ * ```
+ */
+export function createToolContext(backend: Backend): ToolContext {
+  return {
+    config: backend.config,
+    backend,
+    sessions: backend.sessions,
+    http: backend.http,
+    guard: backend.guard,
+    readPads: new Set(),
+  };
+}

@@ -1,0 +1,58 @@
+// The tool registry is plain values: listed, read and called without an
+// MCP server.
+
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { createBackend, loadConfig, TOOL_NAMES } from "../../mod.ts";
+import {
+  createToolContext,
+  type ToolCall,
+  TOOLS,
+} from "../../src/tools/mod.ts";
+import { startPadServer } from "../../src/testing/mod.ts";
+
+const call: ToolCall = { signal: new AbortController().signal };
+
+Deno.test("`TOOLS` lists every tool by name, each with its schemas and annotations", () => {
+  assert.deepEqual(Object.keys(TOOLS), [...TOOL_NAMES]);
+  for (const [name, tool] of Object.entries(TOOLS)) {
+    assert.equal(tool.name, name);
+    assert.ok(tool.title.length > 0 && tool.description.length > 0, name);
+    const input = z.toJSONSchema(tool.inputSchema, { io: "input" }) as {
+      properties?: Record<string, { description?: string }>;
+    };
+    for (const [field, schema] of Object.entries(input.properties ?? {})) {
+      assert.ok(schema.description, `${name}.${field} is described`);
+    }
+  }
+});
+
+Deno.test("a tool definition runs without an MCP server: append, then read back", async () => {
+  await using pads = await startPadServer();
+  await using backend = createBackend(loadConfig({ RUSTPAD_URL: pads.url }));
+  const context = createToolContext(backend);
+  const appended = await TOOLS.append_to_document.run(
+    TOOLS.append_to_document.inputSchema.parse({ id: "plain", text: "hi" }),
+    context,
+    call,
+  );
+  assert.equal(appended.structuredContent.status, "applied");
+  assert.equal(pads.text("plain"), "hi");
+  const read = await TOOLS.get_document.run({ id: "plain" }, context, call);
+  assert.equal(read.structuredContent.text, "hi");
+  assert.deepEqual(read.text.at(-1), {
+    untrusted: "hi",
+    source: 'pad "plain"',
+  });
+});
+
+Deno.test("a tool definition's failure is a thrown error with its sentence", async () => {
+  await using pads = await startPadServer();
+  await using backend = createBackend(loadConfig({ RUSTPAD_URL: pads.url }));
+  const context = createToolContext(backend);
+  await TOOLS.append_to_document.run({ id: "taken", text: "x" }, context, call);
+  await assert.rejects(
+    TOOLS.create_document.run({ id: "taken" }, context, call),
+    /Cannot create pad "taken" as it already has content/,
+  );
+});
