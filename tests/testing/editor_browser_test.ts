@@ -40,21 +40,30 @@ async function typeSlowly(page: Page, text: string): Promise<void> {
   }
 }
 
-/** Wait until the page shows what the server has for `padId`; that text. */
-async function converged(
-  page: Page,
+/**
+ * Wait until every page shows `expected` and the server has it too: the
+ * last keystrokes may still be on their way when typing returns.
+ */
+async function settled(
+  pages: Page[],
   url: string,
   padId: string,
-): Promise<string> {
-  let shown = "";
-  let stored = "";
+  expected: string,
+): Promise<void> {
+  let seen: string[] = [];
   for (let i = 0; i < 500; i++) {
-    shown = await page.evaluate<string>(TEXT);
-    stored = await serverText(url, padId);
-    if (shown === stored) return shown;
+    seen = [
+      await serverText(url, padId),
+      ...await Promise.all(pages.map((page) => page.evaluate<string>(TEXT))),
+    ];
+    if (seen.every((text) => text === expected)) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  assert.fail(`The page shows ${shown} but the server has ${stored}`);
+  assert.fail(
+    `Expected ${
+      JSON.stringify(expected)
+    } on the server and every page: current texts are ${JSON.stringify(seen)}`,
+  );
 }
 
 Deno.test("a person types into the page while the agent appends through MCP: both texts land exactly once, and the page shows the agent's text and name", async () => {
@@ -106,7 +115,8 @@ Deno.test("a person types into the page while the agent appends through MCP: bot
         for (const line of lines) await append(line);
       })(),
     ]);
-    const text = await converged(page, url, "trial");
+    const text = `${person}# Shared notes\n${lines.join("")}`;
+    await settled([page], url, "trial", text);
     assert.equal(count(text, person), 1, text);
     for (const line of lines) assert.equal(count(text, line), 1, text);
     assert.ok(text.startsWith(person), text);
@@ -127,7 +137,7 @@ Deno.test("a person types into the page while the agent appends through MCP: bot
   }
 });
 
-Deno.test("two pages on one pad, typing at once at either end, converge on the server's text", async () => {
+Deno.test("two pages on one pad, typing at once at either end, converge on the server's text; undo takes back only one's own typing, and the language follows the selector", async () => {
   await using browser = await Browser.launch();
   await using server = await startPadServer({
     pads: { pair: { text: "middle" } },
@@ -143,14 +153,26 @@ Deno.test("two pages on one pad, typing at once at either end, converge on the s
     typeSlowly(ada, "Ada 🎈 "),
     typeSlowly(bob, " Bob 𝄞"),
   ]);
-  const text = await converged(ada, server.url, "pair");
-  assert.equal(text, "Ada 🎈 middle Bob 𝄞");
-  assert.equal(await bob.evaluate<string>(TEXT), text);
+  await settled([ada, bob], server.url, "pair", "Ada 🎈 middle Bob 𝄞");
   assert.equal(
     await ada.evaluate<number>(
       `document.querySelectorAll("#people li").length`,
     ),
     2,
+  );
+
+  // Ctrl+Z on Ada's page undoes what Ada typed, not what Bob typed after it.
+  await ada.press("z", 90, 2);
+  await settled([ada, bob], server.url, "pair", "middle Bob 𝄞");
+
+  await bob.evaluate(`(() => {
+    const select = document.querySelector("#language");
+    select.value = "rust";
+    select.dispatchEvent(new Event("change"));
+  })()`);
+  await ada.waitFor(
+    `document.querySelector("#language").value === "rust"`,
+    "Bob's language on Ada's page",
   );
 });
 
@@ -181,7 +203,7 @@ Deno.test("a page lives through the pad server restarting: it reconnects and sho
       await page.waitFor(CONNECTED, "the page to reconnect", 15_000);
       assert.equal(await page.evaluate<string>(TEXT), "kept 🎉");
       await typeSlowly(page, " again");
-      assert.equal(await converged(page, server.url, "kept"), "kept 🎉 again");
+      await settled([page], server.url, "kept", "kept 🎉 again");
     } finally {
       await server.close();
       database.close();

@@ -106,7 +106,8 @@ export class UndoStack {
         other = next;
       }
     }
-    this.#lastAt = -Infinity;
+    // Typing goes on grouping across others' edits, as in ot.js: the top
+    // entry now applies to the current text, so the next inverse composes.
   }
 
   /**
