@@ -3,7 +3,11 @@
  * routes and speaks the WebSocket protocol of the real Rustpad server frame
  * for frame, drops a connection that falls more than 16 messages behind the
  * pad's metadata queue as the real one does, and can inject faults (see
- * {@linkcode FaultInjector}).
+ * {@linkcode FaultInjector}). Every other path answers its web editor (the
+ * pad of the URL's `#id`, live, with the people in it), so a person can
+ * watch and type beside an agent. Pads persist into a `PadDatabase` or a
+ * `SqlitePadDatabase` when one is given, and leave memory after
+ * `expiryDays` without a socket opening them, as on the real server.
  *
  * Run it on its own with
  * `deno run -A src/testing/pad_server.ts [--port N] [--hostname H]`: it
