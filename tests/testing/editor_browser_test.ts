@@ -176,7 +176,7 @@ Deno.test("two pages on one pad, typing at once at either end, converge on the s
   );
 });
 
-Deno.test("a page lives through the pad server restarting: it reconnects and shows the text restored from SQLite, and typing goes on", async () => {
+Deno.test("a page opened without #id gets a random pad, and lives through the pad server restarting: it reconnects, shows the text restored from SQLite, and typing goes on", async () => {
   const path = await Deno.makeTempFile({ suffix: ".sqlite" });
   await using browser = await Browser.launch();
   try {
@@ -184,11 +184,15 @@ Deno.test("a page lives through the pad server restarting: it reconnects and sho
     let server = await startPadServer({ database, snapshotIntervalMs: 50 });
     const { port } = server;
     const page = await browser.newPage();
-    await page.goto(`${server.url}/#kept`);
+    // No #id: the page picks a random pad and writes it into the URL.
+    await page.goto(`${server.url}/`);
     await page.waitFor(CONNECTED, "the page to connect");
+    const hash = await page.evaluate<string>("location.hash");
+    assert.match(hash, /^#[a-z0-9]{6}$/);
+    const padId = hash.slice(1);
     await typeSlowly(page, "kept 🎉");
     assert.ok(
-      await waitUntil(() => database.get("kept")?.text === "kept 🎉", 3000),
+      await waitUntil(() => database.get(padId)?.text === "kept 🎉", 3000),
       "persisted",
     );
     await server.close();
@@ -203,7 +207,7 @@ Deno.test("a page lives through the pad server restarting: it reconnects and sho
       await page.waitFor(CONNECTED, "the page to reconnect", 15_000);
       assert.equal(await page.evaluate<string>(TEXT), "kept 🎉");
       await typeSlowly(page, " again");
-      await settled([page], server.url, "kept", "kept 🎉 again");
+      await settled([page], server.url, padId, "kept 🎉 again");
     } finally {
       await server.close();
       database.close();

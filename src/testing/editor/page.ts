@@ -58,7 +58,10 @@ const element = <T extends HTMLElement>(id: string) =>
 
 /** The pad in the URL, or a new random one written into it. */
 function padId(): string {
-  const id = decodeURIComponent(location.hash.slice(1));
+  let id = "";
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch { /* a malformed escape: not a pad id */ }
   if (PAD_ID_PATTERN.test(id) && id !== "." && id !== "..") return id;
   const fresh = Array.from(
     crypto.getRandomValues(new Uint8Array(6)),
@@ -246,4 +249,8 @@ nameInput.addEventListener("change", () => {
 });
 element("reconnect").addEventListener("click", () => client.reconnect());
 addEventListener("hashchange", () => location.reload());
+// Leaving with edits the server has not acknowledged would lose them.
+addEventListener("beforeunload", (event) => {
+  if (client.pending) event.preventDefault();
+});
 view.focus();
