@@ -111,6 +111,25 @@ Deno.test("an edit the server applied just before cutting the connection is not 
   }
 });
 
+Deno.test("when the connection is cut after the server applied an edit, the edits buffered behind it go once on the new connection", async () => {
+  await using server = await startPadServer({ pads: { buf: { text: "" } } });
+  const ada = open(server.url, "buf", "Ada");
+  try {
+    await ada.connected;
+    server.dropNextEdit({ pad: "buf", when: "after-apply" });
+    ada.edit(TextOperation.fromJSON(["one"]));
+    // Both wait behind "one": composed into one buffered edit.
+    ada.edit(TextOperation.fromJSON([3, " two"]));
+    ada.edit(TextOperation.fromJSON([7, " three"]));
+    await ada.settled();
+    assert.equal(server.text("buf"), "one two three");
+    assert.equal(ada.text, "one two three");
+    assert.equal(ada.status, "connected");
+  } finally {
+    ada.close();
+  }
+});
+
 Deno.test("after the server restarts with the pad restored, a client keeps its text and an edit typed while it was away", async () => {
   const database = new PadDatabase({ back: { text: "before 🎉" } });
   const first = await startPadServer({ database, snapshotIntervalMs: 0 });

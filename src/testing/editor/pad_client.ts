@@ -15,13 +15,6 @@
 
 import type { TextOperation } from "../../ot/operation.ts";
 import {
-  applyClient,
-  applyServer,
-  type ClientState,
-  serverAck,
-  synchronized,
-} from "../../ot/client_state.ts";
-import {
   type ClientMessage,
   type CursorData,
   encodeMessage,
@@ -31,18 +24,17 @@ import {
   type UserInfo,
   type UserOperation,
 } from "../../rustpad/protocol.ts";
-import { diffOperation } from "./units.ts";
+import { moveCursor, overPending } from "./_cursor_moves.ts";
+import {
+  type ConnectionStatus,
+  ReconnectingSocket,
+} from "./_reconnecting_socket.ts";
+import { TextSync } from "./_text_sync.ts";
 
-/** Where the connection stands. */
-export type ConnectionStatus = "connecting" | "connected" | "disconnected";
+import { type Peer, Peers } from "./_peers.ts";
 
-/** Someone else in the pad: who, and where their cursors are. */
-export interface Peer {
-  /** Their name and colour. */
-  readonly info: UserInfo;
-  /** Their cursors and selections, in code points of the current text. */
-  readonly cursor: CursorData | undefined;
-}
+export type { ConnectionStatus } from "./_reconnecting_socket.ts";
+export type { Peer } from "./_peers.ts";
 
 /** What the page is told. */
 export interface PadClientEvents {
@@ -68,8 +60,6 @@ export interface PadClientOptions {
   readonly reconnectMs?: number;
 }
 
-const MAX_RECONNECT_MS = 30_000;
-
 /**
  * One person's live copy of a pad.
  *
@@ -94,26 +84,18 @@ const MAX_RECONNECT_MS = 30_000;
  */
 export class PadClient {
   readonly #options: PadClientOptions;
-  #socket: WebSocket | undefined;
+  readonly #socket: ReconnectingSocket;
+  readonly #sync: TextSync;
   #status: ConnectionStatus = "connecting";
-  #text = "";
-  /** The text at `#state.revision`, as the server has it. */
-  #serverText = "";
-  #state: ClientState = synchronized(0);
-  #me: UserId | undefined;
-  /** Our ids in this life of the pad: acknowledgements come under any. */
-  #ours = new Set<UserId>();
+  #me: UserId = 0;
   /** True from `Identity` until the frame that tells the history. */
   #welcome = false;
   /** True once the first frame after `Identity` was handled. */
   #synced = false;
   #cursor: CursorData = { cursors: [], selections: [] };
   #cursorPending = false;
-  readonly #peers = new Map<UserId, Peer>();
+  readonly #peers = new Peers();
   #user: UserInfo;
-  #failures = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #closed = false;
   #connected = Promise.withResolvers<void>();
   readonly #waiters: (() => void)[] = [];
 
@@ -125,7 +107,41 @@ export class PadClient {
   constructor(options: PadClientOptions) {
     this.#options = options;
     this.#user = options.user;
-    this.#connect();
+    this.#sync = new TextSync({
+      // Before a connection has told the history, an edit waits: the
+      // resync sends it.
+      send: (revision, operation) => {
+        if (this.#synced) this.#send({ Edit: { revision, operation } });
+      },
+      applied: (operation, before) => {
+        this.#moveCursors(operation);
+        this.#cursor = moveCursor(this.#cursor, operation);
+        this.#options.events?.remote?.(operation, before);
+      },
+      acknowledged: () => {
+        this.#flushCursor();
+        if (this.pending) return;
+        for (const resolve of this.#waiters.splice(0)) resolve();
+      },
+    });
+    this.#socket = new ReconnectingSocket(
+      options.url,
+      options.reconnectMs ?? 500,
+      {
+        open: () => {
+          this.#peers.all.clear();
+          this.#options.events?.peers?.(this.#peers.all);
+          this.#send({ ClientInfo: this.#user });
+        },
+        frame: (data) => this.#frame(data),
+        status: (status) => {
+          // Until the next connection tells the history, edits wait.
+          this.#synced = false;
+          this.#welcome = false;
+          this.#setStatus(status);
+        },
+      },
+    );
   }
 
   /** Resolves once the first connection knows the pad's text. */
@@ -135,12 +151,12 @@ export class PadClient {
 
   /** The text as this person sees it, their unacknowledged edits included. */
   get text(): string {
-    return this.#text;
+    return this.#sync.text;
   }
 
   /** Operations of the pad's history applied. */
   get revision(): number {
-    return this.#state.revision;
+    return this.#sync.state.revision;
   }
 
   /** The connection's state. */
@@ -150,12 +166,12 @@ export class PadClient {
 
   /** The others in the pad who announced themselves, by user id. */
   get peers(): ReadonlyMap<UserId, Peer> {
-    return this.#peers;
+    return this.#peers.all;
   }
 
   /** Whether edits of ours are not yet acknowledged. */
   get pending(): boolean {
-    return this.#state.kind !== "synchronized";
+    return this.#sync.state.kind !== "synchronized";
   }
 
   /**
@@ -166,11 +182,8 @@ export class PadClient {
    */
   edit(operation: TextOperation): void {
     if (operation.isNoop()) return;
-    this.#text = operation.apply(this.#text);
     this.#moveCursors(operation);
-    const { state, send } = applyClient(this.#state, operation);
-    this.#state = state;
-    if (send !== undefined) this.#sendEdit(send.revision, send.operation);
+    this.#sync.edit(operation);
   }
 
   /**
@@ -214,57 +227,23 @@ export class PadClient {
 
   /** Reconnect now instead of waiting out the backoff, if disconnected. */
   reconnect(): void {
-    if (this.#closed || this.#socket !== undefined) return;
-    clearTimeout(this.#timer);
-    this.#failures = 0;
-    this.#connect();
+    this.#socket.reconnect();
   }
 
   /** Close for good: no more reconnects. */
   close(): void {
-    this.#closed = true;
-    clearTimeout(this.#timer);
-    this.#socket?.close();
+    this.#socket.close();
     this.#setStatus("disconnected");
   }
 
-  #connect(): void {
-    this.#setStatus("connecting");
-    const socket = new WebSocket(this.#options.url);
-    this.#socket = socket;
-    this.#synced = false;
-    this.#welcome = false;
-    socket.onopen = () => {
-      this.#peers.clear();
-      this.#options.events?.peers?.(this.#peers);
-      this.#send({ ClientInfo: this.#user });
-    };
-    socket.onmessage = (event) => {
-      if (typeof event.data !== "string") return;
-      let message: ServerMessage;
-      try {
-        message = parseServerMessage(event.data);
-      } catch {
-        return socket.close();
-      }
-      this.#handle(message);
-    };
-    socket.onclose = () => {
-      if (this.#socket !== socket) return;
-      this.#socket = undefined;
-      if (this.#closed) return;
-      this.#setStatus("disconnected");
-      const delay = Math.min(
-        MAX_RECONNECT_MS,
-        (this.#options.reconnectMs ?? 500) * 2 ** this.#failures,
-      );
-      this.#failures++;
-      // A little jitter keeps many pages from reconnecting in step.
-      this.#timer = setTimeout(
-        () => this.#connect(),
-        delay * (1 + Math.random() / 4),
-      );
-    };
+  #frame(data: string): void {
+    let message: ServerMessage;
+    try {
+      message = parseServerMessage(data);
+    } catch {
+      return this.#socket.drop();
+    }
+    this.#handle(message);
   }
 
   #handle(message: ServerMessage): void {
@@ -283,169 +262,60 @@ export class PadClient {
     }
     if ("History" in message) {
       const { start, operations } = message.History;
+      const revision = this.#sync.state.revision;
       // A gap: the server skipped operations we need. Start over.
-      if (start > this.#state.revision) return this.#socket?.close();
-      this.#receive(operations.slice(this.#state.revision - start));
+      if (start > revision) return this.#socket.drop();
+      this.#sync.receive(operations.slice(revision - start));
     } else if ("Language" in message) {
       this.#options.events?.language?.(message.Language);
     } else if ("UserInfo" in message) {
       const { id, info } = message.UserInfo;
       if (id === this.#me) return;
-      if (info === null) this.#peers.delete(id);
-      else this.#peers.set(id, { info, cursor: this.#peers.get(id)?.cursor });
-      this.#options.events?.peers?.(this.#peers);
+      this.#peers.announce(id, info);
+      this.#options.events?.peers?.(this.#peers.all);
     } else {
       const { id, data } = message.UserCursor;
-      const peer = this.#peers.get(id);
-      if (id === this.#me || peer === undefined) return;
-      this.#peers.set(id, { info: peer.info, cursor: this.#local(data) });
-      this.#options.events?.peers?.(this.#peers);
+      if (id === this.#me) return;
+      this.#peers.place(id, overPending(data, this.#sync.state));
+      this.#options.events?.peers?.(this.#peers.all);
     }
   }
 
   /** The first frame of a connection told the pad's whole history. */
-  #resync(history: UserOperation[]): void {
-    const revision = this.#state.revision;
-    let known = "";
-    for (const entry of history.slice(0, revision)) {
-      known = entry.operation.apply(known);
-    }
-    if (history.length >= revision && known === this.#serverText) {
-      if (this.#me !== undefined) this.#ours.add(this.#me);
-      this.#receive(history.slice(revision));
-    } else {
-      this.#restart(history);
-    }
+  #resync(history: readonly UserOperation[]): void {
+    // Edits it would send meanwhile are held: the one in flight goes after.
+    this.#sync.resync(this.#me, history);
     this.#synced = true;
-    this.#failures = 0;
-    this.#setStatus("connected");
-    // What was in flight on the old connection goes again on this one.
-    if (this.#state.kind !== "synchronized") {
-      this.#sendEdit(this.#state.revision, this.#state.outstanding);
+    const state = this.#sync.state;
+    if (state.kind !== "synchronized") {
+      const { revision, outstanding: operation } = state;
+      this.#send({ Edit: { revision, operation } });
     }
+    this.#socket.succeeded();
+    this.#setStatus("connected");
     this.#cursorPending = true;
     this.#flushCursor();
     this.#connected.resolve();
   }
 
-  /** The server's pad is not the one we had: take its text, keep our edits. */
-  #restart(history: UserOperation[]): void {
-    let text = "";
-    for (const entry of history) text = entry.operation.apply(text);
-    const lost = diffOperation(this.#serverText, text);
-    let local = lost;
-    const state = this.#state;
-    const revision = history.length;
-    if (state.kind === "synchronized") this.#state = synchronized(revision);
-    else {
-      const [outstanding, afterOutstanding] = state.outstanding.transform(lost);
-      local = afterOutstanding;
-      if (state.kind === "awaitingConfirm") {
-        this.#state = { kind: "awaitingConfirm", revision, outstanding };
-      } else {
-        const [buffer, afterBuffer] = state.buffer.transform(afterOutstanding);
-        local = afterBuffer;
-        this.#state = { ...state, revision, outstanding, buffer };
-      }
-    }
-    this.#serverText = text;
-    this.#ours = new Set(this.#me === undefined ? [] : [this.#me]);
-    this.#applyRemote(local);
-  }
-
-  #receive(operations: readonly UserOperation[]): void {
-    for (const { id, operation } of operations) {
-      this.#serverText = operation.apply(this.#serverText);
-      if (this.#ours.has(id)) {
-        if (this.#state.kind === "synchronized") {
-          // Ours, and already in the text: nothing was waiting for it.
-          this.#state = synchronized(this.#state.revision + 1);
-          continue;
-        }
-        const { state, send } = serverAck(this.#state);
-        this.#state = state;
-        if (send !== undefined) this.#sendEdit(send.revision, send.operation);
-        this.#flushCursor();
-        continue;
-      }
-      const { state, apply } = applyServer(this.#state, operation);
-      this.#state = state;
-      this.#applyRemote(apply);
-    }
-    if (!this.pending) {
-      for (const resolve of this.#waiters.splice(0)) resolve();
-    }
-  }
-
-  #applyRemote(operation: TextOperation): void {
-    if (operation.isNoop()) return;
-    const before = this.#text;
-    this.#text = operation.apply(before);
-    this.#moveCursors(operation);
-    this.#cursor = {
-      cursors: this.#cursor.cursors.map((c) => operation.transformIndex(c)),
-      selections: this.#cursor.selections.map(([s, e]) => [
-        operation.transformIndex(s),
-        operation.transformIndex(e),
-      ]),
-    };
-    this.#options.events?.remote?.(operation, before);
-  }
-
-  /**
-   * A cursor from the server, in the text as the server has it, moved over
-   * our edits it has not seen yet (an insert of ours before it pushes it).
-   */
-  #local(data: CursorData): CursorData {
-    const state = this.#state;
-    if (state.kind === "synchronized") return data;
-    const pending = state.kind === "awaitingConfirm"
-      ? [state.outstanding]
-      : [state.outstanding, state.buffer];
-    const move = (position: number) =>
-      pending.reduce((at, operation) => operation.transformIndex(at), position);
-    return {
-      cursors: data.cursors.map(move),
-      selections: data.selections.map(([s, e]) => [move(s), move(e)]),
-    };
-  }
-
   /** Others' cursors move with every change, as the server moves them. */
   #moveCursors(operation: TextOperation): void {
-    for (const [id, peer] of this.#peers) {
-      if (peer.cursor === undefined) continue;
-      this.#peers.set(id, {
-        info: peer.info,
-        cursor: {
-          cursors: peer.cursor.cursors.map((c) => operation.transformIndex(c)),
-          selections: peer.cursor.selections.map(([s, e]) => [
-            operation.transformIndex(s),
-            operation.transformIndex(e),
-          ]),
-        },
-      });
-    }
-    this.#options.events?.peers?.(this.#peers);
+    this.#peers.move(operation);
+    this.#options.events?.peers?.(this.#peers.all);
   }
 
   #flushCursor(): void {
     // Positions in text the server has not seen yet would mislead others.
-    if (!this.#cursorPending || this.#state.kind === "awaitingWithBuffer") {
+    if (
+      !this.#cursorPending || this.#sync.state.kind === "awaitingWithBuffer"
+    ) {
       return;
     }
     if (this.#send({ CursorData: this.#cursor })) this.#cursorPending = false;
   }
 
-  #sendEdit(revision: number, operation: TextOperation): void {
-    // Before the history is known an edit waits: the resync sends it.
-    if (this.#synced) this.#send({ Edit: { revision, operation } });
-  }
-
   #send(message: ClientMessage): boolean {
-    const socket = this.#socket;
-    if (socket?.readyState !== WebSocket.OPEN) return false;
-    socket.send(encodeMessage(message));
-    return true;
+    return this.#socket.send(encodeMessage(message));
   }
 
   #setStatus(status: ConnectionStatus): void {
