@@ -30,7 +30,7 @@ import { SocketHub } from "./_socket_hub.ts";
 import { FaultInjector } from "./fault_injection.ts";
 import { expireRooms, persistRoom } from "./_persister.ts";
 import { PadDatabase, type PadStorage } from "./pad_database.ts";
-import type { PadServerOptions } from "./pad_server_options.ts";
+import { type PadServerOptions, timings } from "./pad_server_options.ts";
 
 export {
   PadDatabase,
@@ -99,26 +99,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    */
   constructor(options: PadServerOptions = {}) {
     super();
-    const interval = options.snapshotIntervalMs ?? 3000;
-    if (!Number.isFinite(interval) || interval < 0) {
-      throw new RangeError(
-        `Cannot snapshot pads as the interval is not a non-negative number of milliseconds: current value is ${interval}`,
-      );
-    }
-    const expiryDays = options.expiryDays ?? 1;
-    const cleanupMs = options.cleanupIntervalMs ?? 3_600_000;
-    for (
-      const [what, value] of [["expiry days", expiryDays], [
-        "cleanup interval in milliseconds",
-        cleanupMs,
-      ]] as const
-    ) {
-      if (!(value > 0) || !Number.isFinite(value)) {
-        throw new RangeError(
-          `Cannot expire pads as the ${what} is not a positive number: current value is ${value}`,
-        );
-      }
-    }
+    const { interval, maxIdleMs, cleanupMs } = timings(options);
     let database = options.database ?? null;
     if (options.pads !== undefined) {
       database ??= new PadDatabase();
@@ -145,7 +126,6 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     if (database !== null && interval > 0) {
       this.#snapshotTimer = setInterval(() => this.snapshot(), interval);
     }
-    const maxIdleMs = expiryDays * 86_400_000;
     this.#cleanupTimer = setInterval(
       () => expireRooms(this.#rooms, database, maxIdleMs, Date.now()),
       // setInterval takes at most 2^31-1 ms.

@@ -1,6 +1,6 @@
 /**
- * How to start a pad server: where it listens, what it persists, and the
- * seed of its connections' choices.
+ * How to start a pad server: where it listens, what it persists, when pads
+ * expire, and the seed of its connections' choices.
  *
  * @module
  */
@@ -76,4 +76,57 @@ export interface PadServerOptions {
    * @default {1}
    */
   seed?: number;
+}
+
+/** The intervals a pad server runs on, in milliseconds, checked. */
+export interface Timings {
+  /** Between snapshots; 0: only when asked. */
+  readonly interval: number;
+  /** Idle time after which a pad leaves memory. */
+  readonly maxIdleMs: number;
+  /** Between looks for expired pads. */
+  readonly cleanupMs: number;
+}
+
+/**
+ * The intervals of `options`, with their defaults.
+ *
+ * @param options The options.
+ * @returns The intervals.
+ * @throws {RangeError} If `snapshotIntervalMs` is negative or not finite,
+ * or `expiryDays` or `cleanupIntervalMs` not a positive number.
+ *
+ * @example
+ * ```ts
+ * import { timings } from "./pad_server_options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(timings({ expiryDays: 2 }), {
+ *   interval: 3000,
+ *   maxIdleMs: 172_800_000,
+ *   cleanupMs: 3_600_000,
+ * });
+ * ```
+ */
+export function timings(options: PadServerOptions): Timings {
+  const interval = options.snapshotIntervalMs ?? 3000;
+  if (!Number.isFinite(interval) || interval < 0) {
+    throw new RangeError(
+      `Cannot snapshot pads as the interval is not a non-negative number of milliseconds: current value is ${interval}`,
+    );
+  }
+  const expiryDays = options.expiryDays ?? 1;
+  const cleanupMs = options.cleanupIntervalMs ?? 3_600_000;
+  const positive: [string, number][] = [
+    ["expiry days", expiryDays],
+    ["cleanup interval in milliseconds", cleanupMs],
+  ];
+  for (const [what, value] of positive) {
+    if (!(value > 0) || !Number.isFinite(value)) {
+      throw new RangeError(
+        `Cannot expire pads as the ${what} is not a positive number: current value is ${value}`,
+      );
+    }
+  }
+  return { interval, maxIdleMs: expiryDays * 86_400_000, cleanupMs };
 }
