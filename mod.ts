@@ -45,6 +45,7 @@ export {
   MAX_USERS,
   PAD_ID_PATTERN,
   PAD_ID_RULE,
+  padIdProblem,
   PadSession,
   type PadSessionOptions,
   PadState,

@@ -153,7 +153,7 @@ async function main(iterations: number, profile: boolean): Promise<void> {
           edits: Array.from({ length: 10 }, (_, n) => ({
             start_line: 1 + 200 * n,
             end_line: 1 + 200 * n,
-            new_text: `bench ${i} edit ${n}`,
+            new_string: `bench ${i} edit ${n}`,
           })),
         })),
     ]);

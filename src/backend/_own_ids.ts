@@ -15,18 +15,23 @@ export class OwnIds {
   /** The author of the history's first operation. */
   #firstAuthor: UserId | undefined;
 
-  /** A new connection to the pad, ready. */
-  attach(session: PadSession): void {
+  /**
+   * A new connection to the pad, ready.
+   *
+   * @returns Whether Rustpad restarted since the last one: the history's
+   * revisions then name other operations.
+   */
+  attach(session: PadSession): boolean {
     // A history shorter than one seen before, or that starts otherwise (a
     // persisted pad comes back as one insert by 2^64-1): Rustpad restarted.
     const firstAuthor = session.authorOf(0);
-    if (
-      session.revision < this.#revision ||
-      (this.#firstAuthor !== undefined && firstAuthor !== this.#firstAuthor)
-    ) this.#ids.clear();
+    const restarted = session.revision < this.#revision ||
+      (this.#firstAuthor !== undefined && firstAuthor !== this.#firstAuthor);
+    if (restarted) this.#ids.clear();
     this.#revision = session.revision;
     this.#firstAuthor = firstAuthor;
     this.#ids.add(session.userId);
+    return restarted;
   }
 
   /** An operation of the history, anyone's. */

@@ -16,6 +16,7 @@ import { OperatorLog } from "./logging.ts";
 import type { SessionEvent } from "../rustpad/pad_state.ts";
 import type { PersonCursors, PersonInRange } from "../rustpad/presence.ts";
 import type { UserId } from "../rustpad/protocol.ts";
+import { REVISION_LOG_CAPACITY } from "../rustpad/revision_log.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import type { SessionPool } from "../rustpad/session_pool.ts";
 import { UndoHistory } from "../rustpad/undo.ts";
@@ -38,6 +39,8 @@ interface PadLive {
   presence: PadPresence;
   /** This process's user ids on the pad, across its connections. */
   ownIds: OwnIds;
+  /** Which agent made each of this process's recent edits, by revision. */
+  owners: Map<number, string>;
   watchers: Set<PadWatcher>;
   release: (() => void) | undefined;
   reconnectTimer: ReturnType<typeof setTimeout> | undefined;
@@ -49,7 +52,7 @@ const registry = new WeakMap<SessionPool, LivePads>();
 /**
  * Live knowledge of the pads a pool has open.
  *
- * @example Own edits are remembered for undo
+ * @example Own edits are told apart by the agent that claimed them
  * ```ts
  * import { LivePads } from "./live_pads.ts";
  * import { TextOperation } from "../ot/operation.ts";
@@ -60,10 +63,14 @@ const registry = new WeakMap<SessionPool, LivePads>();
  * await using server = await startPadServer();
  * await using pool = new SessionPool(server.url);
  * const live = LivePads.of(pool);
- * await pool.edit("notes", () => TextOperation.fromJSON(["hi"]));
- * // Session events arrive in a microtask.
- * await new Promise((resolve) => setTimeout(resolve, 0));
- * assert.equal(live.undo.count("notes"), 1);
+ * const written = await pool.edit("notes", () => TextOperation.fromJSON(["hi"]));
+ * live.claim("notes", written.revision - 1, "agent-a");
+ * const session = await pool.get("notes");
+ * assert.deepEqual(live.describeAuthor("notes", session.userId, 0, "agent-a"), {
+ *   name: "you",
+ *   self: true,
+ * });
+ * assert.equal(live.describeAuthor("notes", session.userId, 0, "agent-b").self, false);
  * assert.deepEqual(live.openPads, ["notes"]);
  * ```
  */
@@ -72,7 +79,7 @@ export class LivePads {
   readonly pool: SessionPool;
   /** Messages for operators, sent to every attached MCP server. */
   readonly log: OperatorLog = new OperatorLog();
-  /** This process's own edits, for undo. */
+  /** Each agent's own edits, for undo; the write tools record them. */
   readonly undo: UndoHistory = new UndoHistory();
   #pads = new Map<string, PadLive>();
   #openListeners = new Set<() => void>();
@@ -96,9 +103,7 @@ export class LivePads {
   private constructor(pool: SessionPool) {
     this.pool = pool;
     pool.onOpen((padId, session) => this.#attach(padId, session));
-    pool.onAdopt((padId, session, userId, fromRevision) =>
-      this.#adopt(padId, session, userId, fromRevision)
-    );
+    pool.onAdopt((padId, _session, userId) => this.#adopt(padId, userId));
   }
 
   /**
@@ -218,6 +223,58 @@ export class LivePads {
   }
 
   /**
+   * Say that the edit at history index `revision` of `padId` was made by
+   * agent `owner` (an MCP session) of this process, so that agent alone
+   * counts it as its own (undo, authors).
+   *
+   * @param padId The pad.
+   * @param revision The edit's index in the pad's history.
+   * @param owner The agent.
+   */
+  claim(padId: string, revision: number, owner: string): void {
+    const owners = this.#pad(padId).owners;
+    owners.set(revision, owner);
+    // As many as the revision log keeps: older edits cannot be rebased on.
+    for (const oldest of owners.keys()) {
+      if (owners.size <= REVISION_LOG_CAPACITY) break;
+      owners.delete(oldest);
+    }
+  }
+
+  /**
+   * Who made the operation at history index `revision` of `padId`, as agent
+   * `agent` should hear it: `"you"` for its own edits (`self`), `"another
+   * agent on this server"` for another agent's, `"this server"` for an
+   * edit of this process no agent claimed, else the display name the person
+   * announced, also after they left (untrusted), or `"user N"` if they
+   * never had one.
+   *
+   * @param padId The pad.
+   * @param author The operation's author.
+   * @param revision The operation's index in the history.
+   * @param agent The agent asking.
+   * @returns The name, and whether it is the asking agent.
+   */
+  describeAuthor(
+    padId: string,
+    author: UserId,
+    revision: number,
+    agent: string,
+  ): { name: string; self: boolean } {
+    const pad = this.#pads.get(padId);
+    const owner = pad?.owners.get(revision);
+    if (owner === agent) return { name: "you", self: true };
+    if (owner !== undefined) {
+      return { name: "another agent on this server", self: false };
+    }
+    if (this.isOwn(padId, author)) return { name: "this server", self: false };
+    return {
+      name: pad?.presence.name(author) ?? `user ${author}`,
+      self: false,
+    };
+  }
+
+  /**
    * Whether `author` is this process, on any connection it had to the pad.
    *
    * @param padId The pad.
@@ -239,6 +296,7 @@ export class LivePads {
           this.pool.isOwnAuthor(session, id)
         ),
         ownIds: new OwnIds(),
+        owners: new Map(),
         watchers: new Set(),
         release: undefined,
         reconnectTimer: undefined,
@@ -258,7 +316,8 @@ export class LivePads {
     clearTimeout(pad.reconnectTimer);
     pad.reconnectTimer = undefined;
     pad.presence.follow(session);
-    pad.ownIds.attach(session);
+    // After a restart, revisions name other operations than those claimed.
+    if (pad.ownIds.attach(session)) pad.owners.clear();
     session.subscribe((event) => this.#onEvent(pad, session, event));
     if (reconnected) {
       this.log.send("info", `Reconnected to pad "${padId}"`, { pad: padId });
@@ -270,23 +329,12 @@ export class LivePads {
   }
 
   /**
-   * A recovered edit's operation came in the new session's history (maybe
-   * before we listened to it), authored by the old connection: it is ours.
+   * A recovered edit's connection (the old one, now gone) is ours: its id
+   * stays ours in the new session's history. Its write records the edit
+   * for undo, as any write does.
    */
-  #adopt(
-    padId: string,
-    session: PadSession,
-    userId: UserId,
-    fromRevision: number,
-  ): void {
-    const pad = this.#pad(padId);
-    pad.ownIds.add(userId);
-    if (pad.session !== session) return;
-    const from = Math.max(fromRevision, session.oldestRevision);
-    if (from > session.revision) return;
-    for (const entry of session.operationsSince(from)) {
-      if (entry.author === userId) this.undo.record(padId, entry);
-    }
+  #adopt(padId: string, userId: UserId): void {
+    this.#pad(padId).ownIds.add(userId);
   }
 
   #openPadsChanged(): void {
@@ -304,9 +352,6 @@ export class LivePads {
     if (event.type === "operation") {
       pad.ownIds.onOperation(event.entry);
       pad.presence.onOperation(event.entry);
-      if (this.pool.isOwnAuthor(session, event.entry.author)) {
-        this.undo.record(pad.padId, event.entry);
-      }
     } else if (event.type === "cursor") {
       pad.presence.onCursor(event.id);
     } else if (event.type === "users") {

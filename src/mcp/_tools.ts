@@ -1,24 +1,30 @@
-// The one adapter from the tool registry to the SDK: each definition
-// becomes a registered tool whose answer carries the structured result and
-// a text block with pad-derived parts fenced as untrusted; a thrown error
-// becomes `isError` with its sentence; cancellation, progress and
-// confirmation dialogs come from the request.
+// The one adapter from the tool registry to the SDK. Each definition is
+// registered for tools/list; calls are answered here, not by the SDK's own
+// handler, so that arguments are parsed with the tool's own sentences
+// (parseArguments) instead of the validator's. An answer carries the
+// structured result and a text block with pad-derived parts fenced as
+// untrusted; a thrown error becomes `isError` with its sentence;
+// cancellation, progress and confirmation dialogs come from the request.
 
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { SessionError } from "../rustpad/session_error.ts";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import {
   ConfirmationGuard,
   type ElicitConfirm,
 } from "../safety/confirmation.ts";
 import { fenceUntrusted } from "../safety/untrusted.ts";
-import type {
-  ToolCall,
-  ToolContext,
-  ToolDefinition,
-  ToolResult,
+import {
+  describeFailure,
+  parseArguments,
+  type ToolCall,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolResult,
 } from "../tools/mod.ts";
 
 /** How long a confirmation dialog may stay open: as long as a token lives. */
@@ -33,6 +39,7 @@ export function registerTools(
   tools: readonly ToolDefinition[],
   context: ToolContext,
 ): void {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
   for (const tool of tools) {
     const registered = server.registerTool(
       tool.name,
@@ -43,27 +50,10 @@ export function registerTools(
         outputSchema: tool.outputSchema,
         annotations: tool.annotations,
       },
-      async (args, extra): Promise<CallToolResult> => {
-        const progressToken = extra._meta?.progressToken;
-        const call: ToolCall = {
-          signal: extra.signal,
-          elicit: elicitation(server),
-          progress: progressToken === undefined
-            ? undefined
-            : (progress, total, message) =>
-              extra.sendNotification({
-                method: "notifications/progress",
-                params: { progressToken, progress, total, message },
-              }).catch(() => {}),
-        };
-        try {
-          return toCallToolResult(await tool.run(args, context, call));
-        } catch (error) {
-          return {
-            content: [{ type: "text", text: describeError(error) }],
-            isError: true,
-          };
-        }
+      () => {
+        throw new Error(
+          "Cannot reach the SDK's tool handler: calls are answered by registerTools",
+        );
       },
     );
     // MCP reads a tool without `execution` as "taskSupport: forbidden",
@@ -71,6 +61,45 @@ export function registerTools(
     // would only cost tokens.
     delete registered.execution;
   }
+  // Replaces the handler the SDK installed with the first registerTool.
+  server.server.setRequestHandler(
+    CallToolRequestSchema,
+    async (request, extra): Promise<CallToolResult> => {
+      const { name, arguments: raw } = request.params;
+      const tool = byName.get(name);
+      if (tool === undefined) {
+        return errorResult(
+          `Cannot call tool ${
+            JSON.stringify(name)
+          } as this server has no such tool: current tools are ${
+            [...byName.keys()].join(", ")
+          }`,
+        );
+      }
+      const progressToken = extra._meta?.progressToken;
+      const call: ToolCall = {
+        signal: extra.signal,
+        elicit: elicitation(server),
+        progress: progressToken === undefined
+          ? undefined
+          : (progress, total, message) =>
+            extra.sendNotification({
+              method: "notifications/progress",
+              params: { progressToken, progress, total, message },
+            }).catch(() => {}),
+      };
+      try {
+        const args = parseArguments(tool, raw);
+        return toCallToolResult(await tool.run(args, context, call));
+      } catch (error) {
+        return errorResult(describeFailure(error, context.config));
+      }
+    },
+  );
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
 }
 
 /** The SDK result of a tool's answer: its text parts joined, fenced where pad-derived. */
@@ -120,20 +149,4 @@ function elicitation(server: McpServer): ElicitConfirm | undefined {
       ...(answer.content !== undefined && { content: answer.content }),
     };
   };
-}
-
-/** One clear sentence for a failure; a malformed frame's quote is fenced. */
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error instanceof SessionError && error.kind === "malformed") {
-    // The parse error quotes the frame: upstream text, so fenced.
-    let cause = error.cause;
-    while (cause instanceof SessionError) cause = cause.cause;
-    if (cause instanceof Error) {
-      return `${error.message}\n${
-        fenceUntrusted(cause.message, { source: "the frame Rustpad sent" })
-      }`;
-    }
-  }
-  return error.message;
 }

@@ -23,6 +23,7 @@ export {
   MAX_PAD_ID_LENGTH,
   PAD_ID_PATTERN,
   PAD_ID_RULE,
+  padIdProblem,
 } from "./pad_id.ts";
 export { apiUrl, editorUrl, parseBaseUrl, socketUrl } from "./urls.ts";
 export {

@@ -14,6 +14,46 @@ export const PAD_ID_PATTERN: RegExp = /^[A-Za-z0-9._-]+$/;
 export const PAD_ID_RULE: string =
   `a pad id is 1 to ${MAX_PAD_ID_LENGTH} ASCII letters, digits, '.', '_' or '-', and not '.' or '..'`;
 
+/** The longest piece of a rejected value an error message quotes. */
+const MAX_QUOTED_LENGTH = 80;
+
+/**
+ * What is wrong with `id` as a pad id, as one sentence that quotes it (cut
+ * at 80 characters) and, for a pasted editor URL, names the id to use; or
+ * `undefined` if it is a pad id.
+ *
+ * @param id The candidate pad id.
+ * @returns The sentence, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { padIdProblem } from "@rustpad-mcp/server";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(padIdProblem("notes"), undefined);
+ * assert.match(padIdProblem("https://rustpad.io/#notes")!, /use "notes"/);
+ * ```
+ */
+export function padIdProblem(id: string): string | undefined {
+  const shown = JSON.stringify(
+    id.length > MAX_QUOTED_LENGTH ? `${id.slice(0, MAX_QUOTED_LENGTH)}…` : id,
+  );
+  const cannot = `Cannot use pad id ${shown}`;
+  if (id.length === 0) return `${cannot} as it is empty: ${PAD_ID_RULE}`;
+  const hash = id.lastIndexOf("#");
+  const after = id.slice(hash + 1);
+  if (hash >= 0 && padIdProblem(after) === undefined) {
+    return `${cannot} as it is an editor URL, not its id: use "${after}", the part after '#'`;
+  }
+  if (id.length > MAX_PAD_ID_LENGTH) {
+    return `${cannot} as it is ${id.length} characters long: ${PAD_ID_RULE}`;
+  }
+  if (!PAD_ID_PATTERN.test(id) || id === "." || id === "..") {
+    return `${cannot} as it breaks the rule: ${PAD_ID_RULE}`;
+  }
+  return undefined;
+}
+
 /**
  * Check that `id` is a pad id that reaches the server unchanged: letters,
  * digits, `.`, `_` and `-`, at most 256 characters, and not `.` or `..`
@@ -21,7 +61,8 @@ export const PAD_ID_RULE: string =
  *
  * @param id The candidate pad id.
  * @returns `id`, unchanged.
- * @throws {TypeError} If `id` breaks the rule; the message states the rule.
+ * @throws {TypeError} If `id` breaks the rule; the message quotes it and
+ * states the rule.
  *
  * @example
  * ```ts
@@ -33,21 +74,9 @@ export const PAD_ID_RULE: string =
  * ```
  */
 export function checkPadId(id: string): string {
-  const rule = PAD_ID_RULE;
-  if (typeof id !== "string" || id.length === 0) {
-    throw new TypeError(`Cannot use pad id as it is empty: ${rule}`);
-  }
-  if (id.length > MAX_PAD_ID_LENGTH) {
-    throw new TypeError(
-      `Cannot use pad id as it is too long: ${rule}; current length is ${id.length}`,
-    );
-  }
-  if (!PAD_ID_PATTERN.test(id) || id === "." || id === "..") {
-    throw new TypeError(
-      `Cannot use pad id as it breaks the rule: ${rule}; current value is ${
-        JSON.stringify(id)
-      }`,
-    );
-  }
+  const problem = typeof id === "string"
+    ? padIdProblem(id)
+    : `Cannot use pad id as it is not a string: ${PAD_ID_RULE}`;
+  if (problem !== undefined) throw new TypeError(problem);
   return id;
 }

@@ -1,6 +1,7 @@
 /**
- * Where people are in a pad, as pure functions: code-point offsets to lines
- * and columns, the ranges an operation changes, and which people's cursors
+ * Where people are in a pad, as pure functions: code-point offsets (as
+ * Rustpad sends cursors) to lines, columns and offsets in UTF-16 units (as
+ * the tools report them), the ranges an operation changes, and which people's cursors
  * fall inside or next to them. The live tracking that feeds these lives in
  * {@link ../backend/live_pads.ts | LivePads}.
  *
@@ -9,13 +10,16 @@
 
 import type { TextOperation } from "../ot/operation.ts";
 
-/** A place in a text: 1-based line and column (in code points), and offset. */
+/**
+ * A place in a text: 1-based line, and column and offset in UTF-16 units,
+ * as JavaScript strings and the tools count them.
+ */
 export interface TextPosition {
   /** 1-based line number. */
   line: number;
-  /** 1-based column, counted in code points. */
+  /** 1-based column, counted in UTF-16 units. */
   column: number;
-  /** 0-based offset in code points, as Rustpad counts. */
+  /** 0-based offset in UTF-16 units. */
   offset: number;
 }
 
@@ -60,7 +64,8 @@ export interface PeopleInRangesOptions {
 }
 
 /**
- * Line and column of each offset in `text`, in one pass.
+ * Line, column and UTF-16 offset of each code-point offset in `text`, in
+ * one pass.
  *
  * @param text The text.
  * @param offsets Code-point offsets; beyond the end they clamp to it.
@@ -71,7 +76,8 @@ export interface PeopleInRangesOptions {
  * import { positionsOf } from "@rustpad-mcp/server";
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(positionsOf("ab\n🎉c", [4]), [{ line: 2, column: 2, offset: 4 }]);
+ * // Code point 4 is "c", after "🎉" (two UTF-16 units).
+ * assert.deepEqual(positionsOf("ab\n🎉c", [4]), [{ line: 2, column: 3, offset: 5 }]);
  * ```
  */
 export function positionsOf(
@@ -84,29 +90,27 @@ export function positionsOf(
   let line = 1;
   let lineStart = 0;
   let offset = 0;
+  let unit = 0;
   let next = 0;
-  const emit = (at: number) => {
+  const emit = () => {
     positions[order[next]!.index] = {
       line,
-      column: at - lineStart + 1,
-      offset: at,
+      column: unit - lineStart + 1,
+      offset: unit,
     };
     next++;
   };
   for (const character of text) {
-    while (next < order.length && order[next]!.offset <= offset) {
-      emit(Math.max(0, order[next]!.offset));
-    }
+    while (next < order.length && order[next]!.offset <= offset) emit();
     if (next === order.length) break;
     offset++;
+    unit += character.length;
     if (character === "\n") {
       line++;
-      lineStart = offset;
+      lineStart = unit;
     }
   }
-  while (next < order.length) {
-    emit(Math.min(Math.max(0, order[next]!.offset), offset));
-  }
+  while (next < order.length) emit();
   return positions;
 }
 

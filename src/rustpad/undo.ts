@@ -1,9 +1,10 @@
 /**
- * This process's own edits per pad, so `undo_last_edit` can take them back
- * one by one the way ot.js's UndoManager does: a stack of inverses of our
- * own edits, each based on the text with every entry above it undone;
- * other people's operations transform the stack top-down, our edits push,
- * our undos pop. The stack is rebuilt at undo time from the pad's history
+ * Each agent's own edits per pad (an owner is one agent, such as one MCP
+ * session), so `undo_last_edit` can take them back one by one the way
+ * ot.js's UndoManager does: a stack of inverses of the owner's edits, each
+ * based on the text with every entry above it undone; everyone else's
+ * operations (people's, other agents') transform the stack top-down, the
+ * owner's edits push, its undos pop. The stack is rebuilt at undo time from the pad's history
  * (the session's revision log) and the record kept here of which history
  * operations were our edits and which our undos, so a reconnect or an edit
  * recovered on a new connection needs nothing more than that record.
@@ -73,15 +74,17 @@ interface StackEntry {
  *   return log.append({ author, operation, inverse: text.applyAndInvert(operation) });
  * };
  * const history = new UndoHistory();
- * history.record("notes", write(1, ["hi"]));
+ * history.record("agent", "notes", write(1, ["hi"]));
  * write(2, ["> ", 2]);
  * const session = {
  *   oldestRevision: log.oldestRevision,
  *   revision: log.revision,
  *   operationsSince: (revision: number) => log.since(revision),
  * };
- * assert.equal(history.latest("notes"), 0);
- * assert.equal(history.rebuild("notes", session).apply(text.toString()), "> ");
+ * assert.equal(history.latest("agent", "notes"), 0);
+ * assert.equal(history.rebuild("agent", "notes", session).apply(text.toString()), "> ");
+ * // Another agent has nothing to undo there.
+ * assert.equal(history.count("other", "notes"), 0);
  * ```
  */
 export class UndoHistory {
@@ -102,36 +105,41 @@ export class UndoHistory {
    * undo already marked by {@linkcode UndoHistory.markUndo}. No-op edits
    * are not kept; a revision already known is not kept twice.
    *
+   * @param owner The agent that made it.
    * @param padId The pad.
    * @param entry The history entry, authored by this process.
    */
-  record(padId: string, entry: LoggedOperation): void {
-    const actions = this.#pads.get(padId) ?? [];
+  record(owner: string, padId: string, entry: LoggedOperation): void {
+    const key = keyOf(owner, padId);
+    const actions = this.#pads.get(key) ?? [];
     const known = actions.find((action) =>
       action.kind !== "drop" && action.revision === entry.revision
     );
     if (known?.kind === "undo") known.operation ??= entry.operation;
     if (known || entry.operation.isNoop()) return;
     const { revision, author, operation } = entry;
-    this.#insert(padId, actions, { kind: "edit", revision, author, operation });
+    this.#insert(key, actions, { kind: "edit", revision, author, operation });
   }
 
   /**
    * Say that our own operation at `revision` undid the edit at `undone`,
    * whether or not it was recorded yet.
    *
+   * @param owner The agent that made it.
    * @param padId The pad.
    * @param revision The undo's revision in the history.
    * @param author The user id it was sent with.
    * @param undone The undone edit's revision.
    */
   markUndo(
+    owner: string,
     padId: string,
     revision: number,
     author: UserId,
     undone: number,
   ): void {
-    const actions = this.#pads.get(padId) ?? [];
+    const key = keyOf(owner, padId);
+    const actions = this.#pads.get(key) ?? [];
     const index = actions.findIndex((action) =>
       action.kind !== "drop" && action.revision === revision
     );
@@ -145,7 +153,7 @@ export class UndoHistory {
       undone,
     };
     if (index !== -1) actions.splice(index, 1);
-    this.#insert(padId, actions, action);
+    this.#insert(key, actions, action);
   }
 
   /**
@@ -153,28 +161,31 @@ export class UndoHistory {
    * revision `revision`: its inverse had become empty (people removed what
    * it changed).
    *
+   * @param owner The agent whose edit it is.
    * @param padId The pad.
    * @param undone The edit's revision.
    * @param revision The pad's revision when it was found empty.
    */
-  drop(padId: string, undone: number, revision: number): void {
-    const actions = this.#pads.get(padId) ?? [];
-    this.#insert(padId, actions, { kind: "drop", revision, undone });
+  drop(owner: string, padId: string, undone: number, revision: number): void {
+    const key = keyOf(owner, padId);
+    const actions = this.#pads.get(key) ?? [];
+    this.#insert(key, actions, { kind: "drop", revision, undone });
   }
 
   /**
    * The revision of the own edit an undo on `padId` reverts now.
    *
+   * @param owner The agent.
    * @param padId The pad.
    * @returns The revision, or `undefined` when nothing is left.
    */
-  latest(padId: string): number | undefined {
-    return this.#stack(padId).at(-1);
+  latest(owner: string, padId: string): number | undefined {
+    return this.#stack(keyOf(owner, padId)).at(-1);
   }
 
-  /** How many own edits on `padId` can be undone. */
-  count(padId: string): number {
-    return this.#stack(padId).length;
+  /** How many of `owner`'s edits on `padId` can be undone. */
+  count(owner: string, padId: string): number {
+    return this.#stack(keyOf(owner, padId)).length;
   }
 
   /**
@@ -184,6 +195,7 @@ export class UndoHistory {
    * their undos cancelling out. It may be a no-op (people removed what the
    * edit changed).
    *
+   * @param owner The agent.
    * @param padId The pad.
    * @param session The pad's session now.
    * @returns The operation, based on the text at `session.revision`.
@@ -191,22 +203,26 @@ export class UndoHistory {
    * longer holds the edit or what we did since (too old, or the Rustpad
    * server restarted); the message says so and that nothing changed.
    */
-  rebuild(padId: string, session: UndoSession): TextOperation {
-    const actions = this.#pads.get(padId) ?? [];
-    const undone = this.latest(padId);
+  rebuild(owner: string, padId: string, session: UndoSession): TextOperation {
+    const actions = this.#pads.get(keyOf(owner, padId)) ?? [];
+    const undone = this.latest(owner, padId);
     if (undone === undefined) {
       throw new Error(
-        `Cannot undo on pad "${padId}" as this server has no edit of its own left to undo there: current count is 0. Only edits this server process made can be undone`,
+        `Cannot undo on pad "${padId}" as you have no edit of your own left to undo there: current count is 0. Nothing was changed; only edits you made in this session can be undone`,
       );
     }
     if (undone < session.oldestRevision) {
       throw new Error(
-        `Cannot undo the edit at revision ${undone} on pad "${padId}" as the history kept starts later: current oldest revision is ${session.oldestRevision}. Nothing was changed; edit the pad directly`,
+        `Cannot undo your edit of revision ${
+          undone + 1
+        } on pad "${padId}" as the history kept starts later: current oldest revision is ${session.oldestRevision}. Nothing was changed; edit the pad directly`,
       );
     }
     const gone = () =>
       new Error(
-        `Cannot undo the edit at revision ${undone} on pad "${padId}" as the pad's history no longer holds it (the Rustpad server may have restarted): current revision is ${session.revision}. Nothing was changed; edit the pad directly`,
+        `Cannot undo your edit of revision ${
+          undone + 1
+        } on pad "${padId}" as the pad's history no longer holds it (the Rustpad server may have restarted): current revision is ${session.revision}. Nothing was changed; edit the pad directly`,
       );
     if (undone >= session.revision) throw gone();
     const log = session.operationsSince(undone);
@@ -252,9 +268,9 @@ export class UndoHistory {
   }
 
   /** The revisions of the undoable edits, oldest first. */
-  #stack(padId: string): number[] {
+  #stack(key: string): number[] {
     const stack: number[] = [];
-    for (const action of this.#pads.get(padId) ?? []) {
+    for (const action of this.#pads.get(key) ?? []) {
       if (action.kind === "edit") {
         stack.push(action.revision);
         if (stack.length > this.#depth) stack.shift();
@@ -266,15 +282,27 @@ export class UndoHistory {
     return stack;
   }
 
+  /**
+   * Forget everything `owner` did, when that agent is gone.
+   *
+   * @param owner The agent.
+   */
+  forget(owner: string): void {
+    const prefix = keyOf(owner, "");
+    for (const key of [...this.#pads.keys()]) {
+      if (key.startsWith(prefix)) this.#pads.delete(key);
+    }
+  }
+
   /** Insert in history order, then forget what no undo can need. */
-  #insert(padId: string, actions: Action[], action: Action): void {
+  #insert(key: string, actions: Action[], action: Action): void {
     let index = actions.length;
     while (index > 0 && order(actions[index - 1]!) > order(action)) index--;
     actions.splice(index, 0, action);
-    this.#pads.set(padId, actions);
+    this.#pads.set(key, actions);
     // A rebuild starts at an edit still on the stack: what came before the
     // oldest one is never read again.
-    const oldest = this.#stack(padId)[0];
+    const oldest = this.#stack(key)[0];
     const keep = oldest === undefined
       ? actions.length
       : actions.findIndex((action) => order(action) >= oldest);
@@ -282,8 +310,13 @@ export class UndoHistory {
     if (actions.length > MAX_ACTIONS) {
       actions.splice(0, actions.length - MAX_ACTIONS);
     }
-    if (actions.length === 0) this.#pads.delete(padId);
+    if (actions.length === 0) this.#pads.delete(key);
   }
+}
+
+/** One undo stack per owner (an agent) and pad. */
+function keyOf(owner: string, padId: string): string {
+  return `${owner}\u0000${padId}`;
 }
 
 /** Sort key: a drop at revision r comes before the operation at r. */

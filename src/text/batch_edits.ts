@@ -1,7 +1,7 @@
 /**
  * A batch of edits located in one text and turned into one operation: exact
  * strings (`old_string` → `new_string`) and whole-line ranges
- * (`start_line`..`end_line` → `new_text`). All are located in the same text
+ * (`start_line`..`end_line` → `new_string`). All are located in the same text
  * before anything is built, so the batch is all or nothing, and edits that
  * overlap are refused rather than guessed at. Each change keeps what the
  * text it replaces and its new text share at either end, so extending a
@@ -13,7 +13,12 @@
 import { codePointLength } from "../ot/code_points.ts";
 import { narrowChange } from "./common_ends.ts";
 import { findOccurrences } from "./edits.ts";
-import { countLines, LineIndex } from "./lines.ts";
+import {
+  countLines,
+  LineIndex,
+  notFoundHint,
+  withoutLineNumbers,
+} from "./lines.ts";
 import { TextOperation } from "../ot/operation.ts";
 
 /** Replace an exact string: once, or every occurrence with `replace_all`. */
@@ -28,7 +33,7 @@ export interface StringEdit {
 
 /**
  * Replace lines `start_line` to `end_line` (1-based, inclusive) with
- * `new_text`; `end_line = start_line - 1` inserts before `start_line`.
+ * `new_string`; `end_line = start_line - 1` inserts before `start_line`.
  */
 export interface LineEdit {
   /** The first line replaced (1-based). */
@@ -36,7 +41,7 @@ export interface LineEdit {
   /** The last line replaced, inclusive; `start_line - 1` to insert. */
   end_line: number;
   /** The lines to put there; a final line break is added if missing. */
-  new_text: string;
+  new_string: string;
 }
 
 /** One edit of a batch. */
@@ -125,7 +130,7 @@ export class BatchEditError extends Error {
  * const text = "one\ntwo\nthree\n";
  * const batch = locateEdits(text, [
  *   { old_string: "one", new_string: "1" },
- *   { start_line: 3, end_line: 3, new_text: "3" },
+ *   { start_line: 3, end_line: 3, new_string: "3" },
  * ]);
  * assert.equal(batch.operation.apply(text), "1\ntwo\n3\n");
  * ```
@@ -230,9 +235,16 @@ function locateString(
     }
   }
   if (offsets.length === 0) {
+    const stripped = withoutLineNumbers(search);
     throw new BatchEditError(
       index,
-      `Cannot apply edits[${index}] as its old_string occurs 0 times ${where}: copy the exact text, whitespace included, from a fresh read`,
+      `Cannot apply edits[${index}] as its old_string does not occur ${where}: ${
+        notFoundHint(
+          search,
+          stripped !== undefined && stripped !== "" &&
+            findOccurrences(text, stripped).length > 0,
+        )
+      }`,
     );
   }
   if (offsets.length > 1 && edit.replace_all !== true) {
@@ -270,8 +282,8 @@ function locateLines(
   const { text } = lines;
   const lineBreak = lines.lineBreak;
   let newText = lineBreak === "\r\n"
-    ? edit.new_text.replace(/\r?\n/g, "\r\n")
-    : edit.new_text;
+    ? edit.new_string.replace(/\r?\n/g, "\r\n")
+    : edit.new_string;
   const at = (line: number): number =>
     line <= lines.index.count ? lines.index.start(line) : text.length;
   let start = at(first);

@@ -6,9 +6,9 @@
  * @module
  */
 
-import { isHighSurrogate } from "../ot/code_points.ts";
+import { advanceCodePoints, codePointLength } from "../ot/code_points.ts";
 
-/** Lines longer than this many UTF-16 units are shown cut, with a marker. */
+/** Lines longer than this many code points are shown cut, with a marker. */
 export const MAX_LINE_LENGTH = 2000;
 
 /** A run of numbered lines, as {@linkcode readLines} returns it. */
@@ -59,8 +59,8 @@ export function countLines(text: string): number {
 /**
  * The line of `text` from `start` up to `end` (the offset of its `\n`, or
  * the end of the text), as shown: without a `\r` before the `\n`, and cut
- * after {@linkcode MAX_LINE_LENGTH} UTF-16 units with a marker saying how
- * long it is and at which offset of the text the rest starts.
+ * after {@linkcode MAX_LINE_LENGTH} code points with a marker saying how
+ * long it is and at which UTF-16 offset of the text the rest starts.
  *
  * @param text The whole text.
  * @param start The UTF-16 offset where the line starts.
@@ -74,22 +74,21 @@ export function countLines(text: string): number {
  *
  * assert.equal(showLine("ab\r\ncd", 0, 3), "ab");
  * const long = "x".repeat(2500);
- * assert.match(showLine(long, 0, 2500), /^x{2000}… \[line cut: 2000 of 2500 UTF-16 units shown; the rest starts at offset 2000\]$/);
+ * assert.match(showLine(long, 0, 2500), /^x{2000}… \[line cut: 2000 of 2500 code points shown; the rest starts at offset 2000\]$/);
  * ```
  */
 export function showLine(text: string, start: number, end: number): string {
   if (end > start && text.charCodeAt(end - 1) === 0x0d && end < text.length) {
     end--;
   }
-  const length = end - start;
-  if (length <= MAX_LINE_LENGTH) return text.slice(start, end);
-  let cut = MAX_LINE_LENGTH;
-  if (isHighSurrogate(text.charCodeAt(start + cut - 1))) cut--;
+  // At most two units a code point: a line this short cannot be too long.
+  if (end - start <= MAX_LINE_LENGTH) return text.slice(start, end);
+  const cut = advanceCodePoints(text, start, MAX_LINE_LENGTH);
+  if (cut >= end) return text.slice(start, end);
+  const length = MAX_LINE_LENGTH + codePointLength(text.slice(cut, end));
   return `${
-    text.slice(start, start + cut)
-  }… [line cut: ${cut} of ${length} UTF-16 units shown; the rest starts at offset ${
-    start + cut
-  }]`;
+    text.slice(start, cut)
+  }… [line cut: ${MAX_LINE_LENGTH} of ${length} code points shown; the rest starts at offset ${cut}]`;
 }
 
 /**
@@ -245,4 +244,60 @@ function checkPositive(name: string, value: number): void {
       `Cannot read lines as the ${name} must be a positive integer: current value is ${value}`,
     );
   }
+}
+
+/** A line as `read_lines` shows it: the number, a tab, the text. */
+const NUMBERED_LINE = /^ *\d+\t/;
+
+/**
+ * `text` without the `N<TAB>` prefixes `read_lines` puts before each line,
+ * if it starts with one: what an agent meant when it copied numbered lines
+ * into an edit. `undefined` if it does not start like a numbered line.
+ *
+ * @param text Text copied from a `read_lines` result, perhaps.
+ * @returns The text without the prefixes, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { withoutLineNumbers } from "./lines.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(withoutLineNumbers("3\tfoo\n4\tbar"), "foo\nbar");
+ * assert.equal(withoutLineNumbers("foo"), undefined);
+ * ```
+ */
+export function withoutLineNumbers(text: string): string | undefined {
+  if (!NUMBERED_LINE.test(text)) return undefined;
+  return text.split("\n").map((line) => line.replace(NUMBERED_LINE, ""))
+    .join("\n");
+}
+
+/**
+ * The error sentence's tail for an exact string that does not occur: the
+ * hint to drop `read_lines` prefixes when it starts with one, else to copy
+ * the exact text from a fresh read.
+ *
+ * @param text The string that does not occur.
+ * @param found Whether the text without the prefixes occurs.
+ * @returns What to do, as the end of an error sentence.
+ *
+ * @example
+ * ```ts
+ * import { notFoundHint } from "./lines.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(notFoundHint("2\tb", true), /drop the 'N<TAB>' prefix/);
+ * ```
+ */
+export function notFoundHint(text: string, found: boolean): string {
+  const stripped = withoutLineNumbers(text);
+  if (stripped === undefined) {
+    return "copy the exact text, whitespace included, from a fresh read";
+  }
+  const quoted = JSON.stringify(
+    stripped.length > 80 ? `${stripped.slice(0, 80)}…` : stripped,
+  );
+  return `it starts like a read_lines line: drop the 'N<TAB>' prefix read_lines puts before each line, and use ${quoted}${
+    found ? ", which does occur" : ""
+  }`;
 }

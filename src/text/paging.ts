@@ -1,11 +1,18 @@
 /**
- * Paging a text in UTF-16 code units, the unit JavaScript strings and most
- * clients count, without ever cutting a surrogate pair in half.
+ * Paging a text: pages start at UTF-16 offsets (the unit JavaScript strings
+ * and most clients count for positions) and hold a number of code points
+ * (the unit Rustpad counts lengths in), so no page ever cuts a surrogate
+ * pair in half.
  *
  * @module
  */
 
-import { isHighSurrogate, isLowSurrogate } from "../ot/code_points.ts";
+import {
+  advanceCodePoints,
+  codePointLength,
+  isHighSurrogate,
+  isLowSurrogate,
+} from "../ot/code_points.ts";
 
 /** One page of a text, as {@linkcode pageText} returns it. */
 export interface TextPage {
@@ -13,9 +20,9 @@ export interface TextPage {
   text: string;
   /** Where the page starts, in UTF-16 units (the requested offset, adjusted). */
   offset: number;
-  /** Where the next page starts, or `null` if this page reaches the end. */
+  /** Where the next page starts, in UTF-16 units, or `null` at the end. */
   nextOffset: number | null;
-  /** Length of the whole text in UTF-16 units. */
+  /** Length of the whole text in code points. */
   totalLength: number;
 }
 
@@ -27,36 +34,34 @@ function insidePair(text: string, index: number): boolean {
 }
 
 /**
- * The part of `text` from `offset`, at most `limit` UTF-16 units long.
+ * The part of `text` from UTF-16 offset `offset`, at most `limit` code
+ * points long.
  *
- * No character is cut in half: an offset between the two halves of a
- * surrogate pair moves back one unit; an end between them moves back one
- * unit, or forward one if moving back would leave the page empty. An offset
- * past the end gives an empty page at the end. Without `limit` the page runs
- * to the end.
+ * An offset between the two halves of a surrogate pair moves back one unit;
+ * an offset past the end gives an empty page at the end. Without `limit`
+ * the page runs to the end.
  *
  * @param text The whole text.
  * @param offset Where to start, in UTF-16 units (a nonnegative integer).
- * @param limit At most this many UTF-16 units (a nonnegative integer), give
- * or take the one unit a surrogate pair needs.
+ * @param limit At most this many code points (a nonnegative integer).
  * @returns The page, where it starts, where the next one starts and the
- * whole length.
+ * whole length in code points.
  * @throws {RangeError} If `offset` or `limit` is negative or not an integer.
  *
- * @example Pages never cut an emoji
+ * @example Pages count code points and start at UTF-16 offsets
  * ```ts
  * import { pageText } from "./paging.ts";
  * import assert from "node:assert/strict";
  *
- * // "🎉" is two UTF-16 units: the page ending inside it stops before it.
+ * // "🎉" is one code point and two UTF-16 units.
  * assert.deepEqual(pageText("ab🎉cd", 0, 3), {
- *   text: "ab",
+ *   text: "ab🎉",
  *   offset: 0,
- *   nextOffset: 2,
- *   totalLength: 6,
+ *   nextOffset: 4,
+ *   totalLength: 5,
  * });
  * // Starting inside it moves back to its first half.
- * assert.equal(pageText("ab🎉cd", 3, 2).text, "🎉");
+ * assert.equal(pageText("ab🎉cd", 3, 1).text, "🎉");
  * assert.equal(pageText("ab🎉cd", 4).nextOffset, null);
  * ```
  */
@@ -67,18 +72,16 @@ export function pageText(
 ): TextPage {
   checkCount("offset", offset);
   if (limit !== undefined) checkCount("limit", limit);
-  const totalLength = text.length;
-  let start = Math.min(offset, totalLength);
+  let start = Math.min(offset, text.length);
   if (insidePair(text, start)) start--;
-  let end = limit === undefined
-    ? totalLength
-    : Math.min(start + limit, totalLength);
-  if (insidePair(text, end)) end = end - 1 > start ? end - 1 : end + 1;
+  const end = limit === undefined
+    ? text.length
+    : advanceCodePoints(text, start, limit);
   return {
-    text: start === 0 && end === totalLength ? text : text.slice(start, end),
+    text: start === 0 && end === text.length ? text : text.slice(start, end),
     offset: start,
-    nextOffset: end < totalLength ? end : null,
-    totalLength,
+    nextOffset: end < text.length ? end : null,
+    totalLength: codePointLength(text),
   };
 }
 

@@ -13,6 +13,7 @@ import {
 } from "../safety/conflicts.ts";
 import { type Diff, unifiedDiff } from "../text/diff.ts";
 import { LineIndex } from "../text/lines.ts";
+import { LivePads } from "../backend/live_pads.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import type { EditOutcome } from "../rustpad/session_pool.ts";
@@ -24,15 +25,15 @@ import {
   result,
 } from "./_shared.ts";
 import type { ToolContext, ToolResult } from "./tool.ts";
-import type { WriteGate } from "./_write.ts";
+import { QUOTED, type WriteGate } from "./_write.ts";
 
 export const baseRevisionSchema = countSchema(
-  "Revision your text was read at: the edit is rebased from there, or answers 'conflict' where people changed that part.",
+  "The revision your read returned: the edit is rebased from that text over people's typing since, or answers 'conflict' where they changed what it replaces. Without it, it applies to the pad as it is now.",
 ).optional();
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
   .describe(
-    "'merge' rebases even over others' changes to the edited text (default 'refuse').",
+    "'merge': apply anyway where people changed the edited text, keeping their text beside yours (default 'refuse').",
   );
 
 export const conflictsShape = {
@@ -126,12 +127,13 @@ export type Submitted =
 
 /** The conflicts of a plan against the session's history since its base. */
 export function planConflicts(
+  context: ToolContext,
   session: PadSession,
   plan: Plan,
 ): ConflictReport[] {
   if (!plan.refuseConflicts) return [];
   const found = findConflicts(plan.ranges, session.operationsSince(plan.base));
-  return found.map((conflict) => report(session, conflict));
+  return found.map((conflict) => report(context, session, conflict));
 }
 
 /** The plan rebased onto the session's text, with its diff, sending nothing. */
@@ -158,6 +160,7 @@ class Refused extends Error {
  * it replaces.
  */
 export async function submitPlan(
+  context: ToolContext,
   gate: WriteGate,
   padId: string,
   plan: Plan,
@@ -167,7 +170,7 @@ export async function submitPlan(
   try {
     const written = await gate.edit(padId, (live) => {
       checkBase(live, plan.base);
-      const conflicts = planConflicts(live, plan);
+      const conflicts = planConflicts(context, live, plan);
       if (conflicts.length > 0) throw new Refused(conflicts);
       const built = preview(live, plan);
       diff = built.diff;
@@ -199,7 +202,7 @@ export async function writeAtBaseOr(
   | { kind: "refused"; result: ToolResult }
 > {
   if (plan !== undefined) {
-    const submitted = await submitPlan(gate, padId, plan);
+    const submitted = await submitPlan(context, gate, padId, plan);
     if (submitted.kind === "applied") {
       return {
         kind: "written",
@@ -244,13 +247,18 @@ export function conflictResult(
     }:\n${conflict.current_text}`
   ).join("\n\n");
   return result(
-    { status: "conflict", id, revision, message, conflicts },
+    { status: "conflict", id, revision, message, conflicts, ...QUOTED },
     message,
     { untrusted: shown, source: `pad "${id}" and its users` },
   );
 }
 
-function report(session: PadSession, conflict: Conflict): ConflictReport {
+function report(
+  context: ToolContext,
+  session: PadSession,
+  conflict: Conflict,
+): ConflictReport {
+  const live = LivePads.of(context.sessions);
   const text = session.serverText;
   const start = advanceCodePoints(text, 0, conflict.start);
   const end = advanceCodePoints(text, start, conflict.end - conflict.start);
@@ -267,11 +275,10 @@ function report(session: PadSession, conflict: Conflict): ConflictReport {
     edit: conflict.edit,
     start_line: startLine,
     end_line: endLine,
-    changed_by: conflict.authors.map((author) => {
-      const name = session.users.get(author)?.name;
-      if (author === session.userId) return `${name ?? "this server"} (us)`;
-      return name ?? `user ${author} (left the pad)`;
-    }),
+    // By name when the pad ever announced one, also after they left.
+    changed_by: conflict.authors.map((author) =>
+      live.describeAuthor(session.padId, author, -1, context.agent).name
+    ),
     current_text: region,
   };
 }

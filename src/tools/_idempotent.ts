@@ -8,10 +8,10 @@ import { fingerprint } from "../safety/idempotency.ts";
 import { EditNotAcknowledgedError } from "../rustpad/session_error.ts";
 import type { ToolContext, ToolResult } from "./tool.ts";
 
-export const idempotencyKeySchema = z.string().min(1).max(128).optional()
-  .describe(
-    "Fresh unique key per change; a retry with it writes only once.",
-  );
+/** 1 to 128 characters; the bounds are in the error, not the listed schema. */
+export const idempotencyKeySchema = z.string().min(1).max(128)
+  .meta({ minLength: undefined, maxLength: undefined }).optional()
+  .describe("A fresh unique key per change: a retry with it writes once.");
 
 /**
  * Run a write tool's call under its `idempotency_key`, if it has one: the

@@ -30,7 +30,7 @@ export const peopleSchema = z.array(objectSchema({
     objectSchema({ start: positionSchema, end: positionSchema }),
   ),
 })).describe(
-  "Other people's cursors and selections: lines and columns from 1, columns and offsets in code points.",
+  "Other people's cursors and selections: lines and columns from 1, columns and offsets in UTF-16 units.",
 );
 
 /** A person as `peopleSchema` shows them. */
@@ -97,7 +97,7 @@ const RECENT_MS = 10_000;
 
 /** The `avoid_people` parameter of the tools that edit parts of a pad. */
 export const avoidPeopleSchema = z.boolean().optional().describe(
-  "Change nothing if a person's cursor moved inside the edited range in the last 10 s.",
+  "Change nothing if a person's cursor moved in the edited text in the last 10 s.",
 );
 
 /**

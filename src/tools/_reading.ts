@@ -13,6 +13,18 @@ export const READ_ANNOTATIONS = {
   openWorldHint: false,
 } as const;
 
+/**
+ * What a read of an empty pad says, in its `note` and its text: the id may
+ * be mistyped or expired.
+ */
+export const EMPTY_NOTE =
+  "Rustpad answers the same for an empty pad, a pad that never existed and a pad that expired: they cannot be told apart. Check the id.";
+
+/** The `note` field of a read result. */
+export const noteField = z.string().optional().describe(
+  "Set when the pad is empty: the id may be mistyped or expired.",
+);
+
 /** The marker on every result that quotes pad text (its values say it all). */
 export const untrustedShape = {
   untrusted: z.literal(true),

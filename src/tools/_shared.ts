@@ -15,11 +15,7 @@
 import { z } from "zod";
 import { LivePads } from "../backend/live_pads.ts";
 import { codePointLength } from "../ot/code_points.ts";
-import {
-  MAX_PAD_ID_LENGTH,
-  PAD_ID_PATTERN,
-  PAD_ID_RULE,
-} from "../rustpad/pad_id.ts";
+import { padIdProblem } from "../rustpad/pad_id.ts";
 import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
 import { editorUrl } from "../rustpad/urls.ts";
 import type {
@@ -81,19 +77,20 @@ export function padUrl(context: ToolContext, padId: string): string {
 }
 
 /**
- * The whole pad id rule as one pattern (PAD_ID_PATTERN's characters, 1 to
- * MAX_PAD_ID_LENGTH of them, not `.` or `..`), so the schema states it once
- * and no description has to.
+ * A pad id. The rule is checked by {@linkcode padIdProblem}, whose error
+ * quotes the value and names the id in a pasted URL; the schema lists no
+ * pattern, since the instructions state the rule once in words.
  */
-export const PAD_ID_SCHEMA_PATTERN: RegExp = new RegExp(
-  `^(?!\\.\\.?$)${PAD_ID_PATTERN.source.slice(1, -2)}{1,${MAX_PAD_ID_LENGTH}}$`,
-);
-
-export const padIdSchema = z.string()
-  .regex(PAD_ID_SCHEMA_PATTERN, {
-    error: `Cannot use pad id as it breaks the rule: ${PAD_ID_RULE}`,
-  })
-  .describe("Pad id: the part of its URL after '#'.");
+export const padIdSchema: z.ZodString = z.string().check((context) => {
+  const problem = padIdProblem(context.value);
+  if (problem !== undefined) {
+    context.issues.push({
+      code: "custom",
+      input: context.value,
+      message: problem,
+    });
+  }
+}).describe("Pad id: its URL's part after '#'.");
 
 /**
  * A text parameter, at most 262,144 code points as Rustpad counts. The
@@ -114,8 +111,9 @@ export function textSchema(description: string): z.ZodString {
   }).meta({ maxLength: MAX_TEXT_LENGTH }).describe(description);
 }
 
+/** Listed only on tools that can ask a person (see the MCP adapter). */
 export const confirmTokenSchema = z.string().optional().describe(
-  "Token of a 'confirmation_required' answer, once a person agreed.",
+  "Only after status 'confirmation_required': its token, once the person agreed.",
 );
 
 /** A successful result: the structured answer plus a text block that stands alone. */

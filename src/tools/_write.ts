@@ -1,25 +1,26 @@
-// What every write tool gets from one place: the permission gate (who asks a
-// person, from the tool's destructiveHint and RUSTPAD_CONFIRM), the
-// read-before-edit rule, idempotency keys (_idempotent.ts), and the result
-// fields they share.
+// What every write tool gets from one place: the permission gate
+// (_gate.ts), the read-before-edit rule, idempotency keys (_idempotent.ts),
+// the claim of what it wrote for its agent, and the result fields they
+// share.
 
 import { z } from "zod";
-import type {
-  ConfirmationOutcome,
-  ConfirmationRequest,
-} from "../safety/confirmation.ts";
+import type { ConfirmationOutcome } from "../safety/confirmation.ts";
 import type { Diff } from "../text/diff.ts";
-import type { TextOperation } from "../ot/operation.ts";
-import type { PadSession } from "../rustpad/session.ts";
-import type { EditOutcome } from "../rustpad/session_pool.ts";
+import {
+  claimLanded,
+  NothingToChange,
+  type WriteGate,
+  writeGate,
+} from "./_gate.ts";
 import { idempotent } from "./_idempotent.ts";
 export { idempotencyKeySchema } from "./_idempotent.ts";
-import { checkAvoidPeople, nearbyAt, nearbySchema } from "./_presence.ts";
+export { NothingToChange, type WriteGate, type WriteOutcome } from "./_gate.ts";
+import { nearbyAt, nearbySchema } from "./_presence.ts";
 import {
-  confirm,
   countField,
   hasRead,
   markRead,
+  padUrl,
   result,
   untrustedResult,
 } from "./_shared.ts";
@@ -30,75 +31,24 @@ import type {
   ToolResult,
 } from "./tool.ts";
 
-/** A write tool's way to ask a person and to write. */
-export interface WriteGate {
-  /**
-   * Ask a person first if the permission mode says so: under `always`,
-   * always; under `never`, never; under `destructive`, when the tool is
-   * annotated destructive and `destroys` (the tool's own rule) holds.
-   *
-   * @param request What to ask, without the tool name.
-   * @param token The caller's `confirm_token`, if any.
-   * @param destroys Whether this call destroys what people wrote.
-   * @returns The outcome; write only on `confirmed`.
-   */
-  confirm(
-    request: Omit<ConfirmationRequest, "tool">,
-    token: string | undefined,
-    destroys: boolean,
-  ): Promise<ConfirmationOutcome>;
-  /** Whether {@linkcode WriteGate.confirm} would ask a person. */
-  asks(destroys: boolean): boolean;
-  /**
-   * Submit an edit through the session pool. Refuses, sending nothing, if
-   * the mode requires this tool to consult {@linkcode WriteGate.confirm}
-   * and it has not: a new tool cannot write past the permission mode.
-   */
-  edit(
-    padId: string,
-    build: (session: PadSession) => TextOperation,
-  ): Promise<EditOutcome>;
-}
-
-/** The annotations that decide asking; the tool's own constant. */
-export interface WriteAnnotations {
-  readonly destructiveHint: boolean;
-}
-
-function gate(
+/** The result of a write that had nothing to change; it sent nothing. */
+export function unchangedResult(
   context: ToolContext,
-  call: ToolCall,
-  tool: string,
-  annotations: WriteAnnotations,
-  avoidPeople: boolean,
-): WriteGate {
-  const mode = context.config.confirm;
-  const mustConsult = mode === "always" ||
-    (mode === "destructive" && annotations.destructiveHint);
-  let consulted = false;
-  const asks = (destroys: boolean): boolean =>
-    mode === "always" ||
-    (mode === "destructive" && annotations.destructiveHint && destroys);
-  return {
-    asks,
-    async confirm(request, token, destroys) {
-      consulted = true;
-      if (!asks(destroys)) return { status: "confirmed" };
-      return await confirm(context, call, { ...request, tool }, token);
+  id: string,
+  pad: { revision: number; length: number },
+  why = "the call would change nothing",
+): ToolResult {
+  return result(
+    {
+      status: "unchanged",
+      id,
+      url: padUrl(context, id),
+      revision: pad.revision,
+      length: pad.length,
+      diff: "",
     },
-    async edit(padId, build) {
-      if (mustConsult && !consulted) {
-        throw new Error(
-          `Cannot write with ${tool} as it did not consult the confirmation gate that RUSTPAD_CONFIRM=${mode} requires: nothing was changed; this is a bug in the server`,
-        );
-      }
-      return await context.sessions.edit(padId, (session) => {
-        const operation = build(session);
-        if (avoidPeople) checkAvoidPeople(context, padId, session, operation);
-        return operation;
-      });
-    },
-  };
+    `Nothing to change in pad "${id}" as ${why}: nothing was sent, and the pad stays at revision ${pad.revision}.`,
+  );
 }
 
 /** The arguments every write tool may take. */
@@ -168,18 +118,22 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
         );
       }
     }
-    let result = await write(
-      args,
-      gate(
-        context,
-        call,
-        definition.name,
-        definition.annotations,
-        args.avoid_people === true,
-      ),
+    const gate = writeGate(
       context,
       call,
+      definition.name,
+      definition.annotations,
+      args.avoid_people === true,
     );
+    let result;
+    try {
+      result = await write(args, gate, context, call);
+    } catch (error) {
+      if (!(error instanceof NothingToChange) || id === undefined) throw error;
+      return unchangedResult(context, id, error);
+    } finally {
+      await claimLanded(context, gate);
+    }
     const written = result.structuredContent as {
       id?: unknown;
       status?: unknown;
@@ -214,6 +168,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
 
 const STATUSES = z.enum([
   "applied",
+  "unchanged",
   "dry_run",
   "conflict",
   "declined",
@@ -229,10 +184,11 @@ export function writeStatus(
 ): z.ZodEnum {
   return STATUSES.extract([
     "applied",
+    "unchanged",
     ...extra,
     "declined",
     "confirmation_required",
-  ]).describe("Only 'applied' changed the pad.");
+  ]);
 }
 
 /**
@@ -245,6 +201,18 @@ export const askedShape = {
   message: z.string().optional(),
   replayed: z.boolean().optional(),
 };
+
+/**
+ * The marker on a write result that quotes pad text (a diff, conflicts,
+ * people's names): the same as on reads.
+ */
+export const quotedShape = {
+  untrusted: z.literal(true).optional(),
+  source: z.literal("rustpad").optional(),
+};
+
+/** The marker's values, for a result that quotes pad text. */
+export const QUOTED = { untrusted: true, source: "rustpad" } as const;
 
 /**
  * The result fields every tool that writes text shares. Only what a name
@@ -263,6 +231,7 @@ export const writeOutputShape = {
   ),
   people_nearby: nearbySchema,
   ...askedShape,
+  ...quotedShape,
 };
 
 /** The result for a confirmation that did not end in "go ahead". */
@@ -297,6 +266,7 @@ export function writtenResult(
     ...structured,
     diff: diff.diff,
     ...(diff.truncated && { diff_truncated: true }),
+    ...(diff.diff !== "" && QUOTED),
   };
   if (diff.diff === "") return result(content, summary);
   return untrustedResult(content, summary, diff.diff, `pad "${structured.id}"`);
@@ -312,6 +282,7 @@ function withPeopleNearby(
     structuredContent: {
       ...result.structuredContent,
       people_nearby: nearby.people_nearby,
+      ...QUOTED,
     },
     text: [...result.text, ...nearby.note],
   };

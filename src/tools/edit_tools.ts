@@ -7,7 +7,11 @@
  */
 
 import { z } from "zod";
-import { BatchEditError, locateEdits } from "../text/batch_edits.ts";
+import {
+  type BatchEdit,
+  BatchEditError,
+  locateEdits,
+} from "../text/batch_edits.ts";
 import {
   baseRevisionSchema,
   checkBase,
@@ -47,43 +51,75 @@ const ANNOTATIONS = {
 
 const MAX_EDITS = 100;
 
-const EDIT_SHAPE_ERROR =
-  "Cannot read edit as it is neither {old_string, new_string, replace_all?} nor {start_line, end_line, new_text}: give exactly one of the two forms";
-
-const stringEdit = z.object({
-  old_string: z.string().min(1).describe(
-    "Exact text to replace.",
-  ),
-  new_string: z.string().describe("Its replacement."),
+/**
+ * One edit, either form in one object (a union would list every field
+ * twice); which form it is, and that it is whole, is checked by
+ * {@linkcode toBatchEdit} with a sentence naming the edit.
+ */
+const editSchema = objectSchema({
+  old_string: z.string().optional().describe("String edit: the exact text."),
+  new_string: z.string().describe("What to put there; '' deletes."),
   replace_all: z.boolean().optional().describe(
-    "Replace every occurrence (default: it must occur once).",
+    "String edit: every occurrence (default: it must occur once).",
   ),
+  start_line: z.int().min(1).meta({ maximum: undefined }).optional()
+    .describe("Line edit: first line."),
+  end_line: countSchema("Line edit: last line, inclusive.").optional(),
 });
 
-const lineEdit = z.object({
-  start_line: z.int().min(1).meta({ maximum: undefined }).describe(
-    "First line, from 1.",
-  ),
-  end_line: countSchema(
-    "Last line, inclusive; start_line - 1 inserts.",
-  ),
-  new_text: z.string().describe(
-    "Lines to put there; '' deletes.",
-  ),
-});
+/** An edit as parsed, checked into the form it is. */
+function toBatchEdit(
+  edit: z.output<typeof editSchema>,
+  index: number,
+): BatchEdit {
+  const { old_string, new_string, replace_all, start_line, end_line } = edit;
+  const lines = start_line !== undefined || end_line !== undefined;
+  const cannot = `Cannot apply edits[${index}] as`;
+  if ((old_string !== undefined) === lines) {
+    throw new TypeError(
+      `${cannot} it is ${
+        lines ? "both" : "neither"
+      } a string edit {old_string, new_string} ${
+        lines ? "and" : "nor"
+      } a line edit {start_line, end_line, new_string}: current keys are ${
+        Object.keys(edit).join(", ")
+      }. Nothing was changed`,
+    );
+  }
+  if (old_string !== undefined) {
+    if (old_string === "") {
+      throw new TypeError(
+        `${cannot} its old_string is empty: give the exact text to replace. Nothing was changed`,
+      );
+    }
+    return { old_string, new_string, replace_all };
+  }
+  if (start_line === undefined || end_line === undefined) {
+    throw new TypeError(
+      `${cannot} a line edit needs both start_line and end_line: current value of ${
+        start_line === undefined ? "start_line" : "end_line"
+      } is missing. Nothing was changed`,
+    );
+  }
+  if (replace_all !== undefined) {
+    throw new TypeError(
+      `${cannot} replace_all belongs to string edits, not line edits: drop it. Nothing was changed`,
+    );
+  }
+  return { start_line, end_line, new_string };
+}
 
 /** `edit_document`. */
 export const editDocumentTool: ToolDefinition = defineWriteTool({
   name: "edit_document",
   title: "Edit parts of a pad",
   description:
-    "Make up to 100 edits to a pad as one all-or-nothing operation: exact-string replacements (literal, case-sensitive) and line-range replacements or insertions (line numbers from read_lines), located in the text at base_revision (default: now) and rebased over what people typed since. The tool for changing parts of a pad; replace_in_document swaps one string, set_document rewrites everything, append_to_document adds at the end. Fails, changing nothing, naming the edit that matches nowhere, matches more than once without replace_all, has lines out of range or overlaps another. Asks a person first when a replace_all hits more than one place or the batch removes over half the text. dry_run returns the diff without writing.",
+    "Make up to 100 edits to a pad as one all-or-nothing operation: the tool for changing parts of a pad. A string edit {old_string, new_string, replace_all?} replaces exact text. A line edit {start_line, end_line, new_string} replaces lines as read_lines numbers them, inclusive: end_line = start_line - 1 inserts before start_line, start_line = total_lines + 1 and end_line = total_lines adds after the last line; a final newline is added when missing, CRLF is kept. Edits must not overlap. Fails, changing nothing, naming an edit that does not occur, occurs more than once without replace_all, or is out of range. Asks a person first when a replace_all hits more than one place or the batch deletes more than half of the pad. dry_run shows the diff, sends nothing.",
   inputSchema: objectSchema({
     id: padIdSchema,
-    edits: z.array(
-      z.union([stringEdit, lineEdit], { error: EDIT_SHAPE_ERROR }),
-    ).min(1).max(MAX_EDITS)
-      .describe("Edits that do not overlap."),
+    edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(
+      "String or line edits, each one form.",
+    ),
     base_revision: baseRevisionSchema,
     on_conflict: onConflictSchema,
     dry_run: z.boolean().optional().describe(
@@ -104,7 +140,8 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   }),
   annotations: ANNOTATIONS,
   async write(args, gate, context) {
-    const { id, edits, base_revision, on_conflict, confirm_token } = args;
+    const { id, base_revision, on_conflict, confirm_token } = args;
+    const edits = args.edits.map(toBatchEdit);
     const session = await context.sessions.get(id);
     const base = base_revision ?? session.revision;
     checkBase(session, base);
@@ -129,7 +166,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
       refuseConflicts: base_revision !== undefined &&
         on_conflict !== "merge",
     };
-    const conflicts = planConflicts(session, plan);
+    const conflicts = planConflicts(context, session, plan);
     if (conflicts.length > 0) {
       return conflictResult(id, session.revision, conflicts, true);
     }
@@ -181,7 +218,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
     if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
     // What a person typed while being asked must not be overwritten.
     if (asked && on_conflict !== "merge") plan.refuseConflicts = true;
-    const submitted = await submitPlan(gate, id, plan);
+    const submitted = await submitPlan(context, gate, id, plan);
     if (submitted.kind === "conflict") {
       const latest = await context.sessions.get(id);
       return conflictResult(

@@ -10,13 +10,13 @@
 
 import { z } from "zod";
 import { codePointLength } from "../ot/code_points.ts";
-import type { Diff } from "../text/diff.ts";
 import {
   findOccurrences,
   replaceAllOperation,
   replaceOperation,
 } from "../text/edits.ts";
 import type { PadSession } from "../rustpad/session.ts";
+import { notFoundHint, withoutLineNumbers } from "../text/lines.ts";
 import {
   baseRevisionSchema,
   checkBase,
@@ -41,6 +41,7 @@ import {
   defineWriteTool,
   idempotencyKeySchema,
   notConfirmed,
+  unchangedResult,
   writeOutputShape,
   writeStatus,
   writtenResult,
@@ -57,7 +58,12 @@ const SET_ANNOTATIONS = {
 
 const REPLACE_ANNOTATIONS = { ...SET_ANNOTATIONS, idempotentHint: false };
 
-const NO_DIFF: Diff = { diff: "", truncated: false };
+/** Whether `search` without `read_lines` prefixes occurs in `text`. */
+function occursWithoutLineNumbers(text: string, search: string): boolean {
+  const stripped = withoutLineNumbers(search);
+  return stripped !== undefined && stripped !== "" &&
+    findOccurrences(text, stripped).length > 0;
+}
 
 /** Refuse to write if the pad changed while a person was being asked. */
 function checkUnchanged(
@@ -77,7 +83,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   name: "set_document",
   title: "Replace a pad's whole text",
   description:
-    "Replace a pad's whole text as one operation and return the diff. Use it only for a full rewrite: edit_document, replace_in_document and append_to_document change less and keep what people type meanwhile. On a non-empty pad a person must agree first; the same text again changes nothing. Fails, changing nothing, if the pad changes while the person decides or would exceed the size limit.",
+    "Replace a pad's whole text as one operation and return the diff. Use it only for a full rewrite: edit_document, replace_in_document and append_to_document change less and keep what people type meanwhile. Asks a person first on a non-empty pad. The same text again sends nothing (status 'unchanged'). Fails, changing nothing, if the pad changes while the person decides.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),
@@ -96,16 +102,11 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
     const current = session.text;
     const url = padUrl(context, id);
     if (current === text) {
-      return writtenResult(
-        {
-          status: "applied",
-          id,
-          url,
-          revision: session.revision,
-          length: session.length,
-        },
-        `Pad "${id}" already has exactly this text; nothing to change (revision ${session.revision}).`,
-        NO_DIFF,
+      return unchangedResult(
+        context,
+        id,
+        session,
+        "it already has exactly this text",
       );
     }
     const newLength = codePointLength(text);
@@ -123,7 +124,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
         ranges: [replacedRange(operation)],
         refuseConflicts: true,
       };
-      const conflicts = planConflicts(session, plan);
+      const conflicts = planConflicts(context, session, plan);
       if (conflicts.length > 0) {
         return conflictResult(id, session.revision, conflicts);
       }
@@ -166,12 +167,12 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace an exact string in a pad, changing only the matched ranges so what people type elsewhere is kept; for more than one different change, or line ranges, use edit_document. Matching is literal, case-sensitive and non-overlapping, whitespace included: copy search from get_document. Fails, changing nothing, on 0 matches, or more than one without replace_all. replace_all over more than one match asks a person first.",
+    "Replace an exact string in a pad (literal, case-sensitive, whitespace included), changing only the matched text so what people type elsewhere is kept; for several different changes or line ranges use edit_document. Fails, changing nothing, if search does not occur, or occurs more than once without replace_all. Asks a person first when replace_all hits more than one place.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {
       error:
-        "Cannot search for an empty string: give the exact text to replace",
+        "Cannot call replace_in_document as search is empty: give the exact text to replace",
     }).describe("Exact text to find."),
     replace: textSchema("Text to put in its place; may be empty."),
     replace_all: z.boolean().optional().describe(
@@ -207,7 +208,9 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
     const count = offsets.length;
     if (count === 0) {
       throw new Error(
-        `Cannot replace in pad "${id}" as the search text occurs 0 times${where}: read the pad with get_document and copy the exact text, whitespace included`,
+        `Cannot replace in pad "${id}" as the search text does not occur${where}: ${
+          notFoundHint(search, occursWithoutLineNumbers(searched, search))
+        }. Nothing was changed`,
       );
     }
     if (count > 1 && !replace_all) {
@@ -226,7 +229,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
         ranges,
         refuseConflicts: true,
       };
-      const conflicts = planConflicts(session, plan);
+      const conflicts = planConflicts(context, session, plan);
       if (conflicts.length > 0) {
         return conflictResult(id, session.revision, conflicts);
       }

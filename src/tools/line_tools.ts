@@ -9,7 +9,13 @@ import { z } from "zod";
 import { SEARCH_TIME_LIMIT_MS, searchBounded } from "../text/bounded_search.ts";
 import { MAX_LINE_LENGTH, readLines } from "../text/lines.ts";
 import type { SearchMatch } from "../text/search.ts";
-import { READ_ANNOTATIONS, readPad, untrustedShape } from "./_reading.ts";
+import {
+  EMPTY_NOTE,
+  noteField,
+  READ_ANNOTATIONS,
+  readPad,
+  untrustedShape,
+} from "./_reading.ts";
 import {
   countField,
   objectSchema,
@@ -29,7 +35,7 @@ export const readLinesTool: ToolDefinition = defineTool({
   name: "read_lines",
   title: "Read a pad's lines",
   description:
-    `Read a pad's lines numbered 'N<TAB>line' (like cat -n), line_count at a time; next_start_line continues. Use it on long pads and for line numbers to give edit_document; get_document returns raw text, search_document finds text. Lines over ${MAX_LINE_LENGTH} UTF-16 units are cut with a marker; a \\r before \\n is hidden but kept. Changes no text but joins the pad like get_document.`,
+    `Read a pad's lines numbered 'N<TAB>line' (like cat -n), line_count at a time; next_start_line continues. Use it on long pads and for the line numbers edit_document takes; get_document returns raw text, search_document finds text. The 'N<TAB>' prefix is not pad text: drop it when copying. Lines over ${MAX_LINE_LENGTH} code points are cut with a marker; CRLF shows as LF but is kept. Read-only.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: positiveSchema("First line, from 1.")
@@ -45,6 +51,7 @@ export const readLinesTool: ToolDefinition = defineTool({
     total_lines: countField,
     next_start_line: countField.nullable().describe("null at the end."),
     revision: countField,
+    note: noteField,
     ...untrustedShape,
   }),
   annotations: READ_ANNOTATIONS,
@@ -59,6 +66,7 @@ export const readLinesTool: ToolDefinition = defineTool({
       total_lines: window.totalLines,
       next_start_line: window.nextStartLine,
       revision,
+      ...(text === "" && { note: EMPTY_NOTE }),
       untrusted: true,
       source: "rustpad",
     };
@@ -71,6 +79,7 @@ export const readLinesTool: ToolDefinition = defineTool({
         ? ""
         : `; next_start_line ${window.nextStartLine}`
     }`;
+    if (text === "") return result(structured, `${summary}. ${EMPTY_NOTE}`);
     if (window.text === "") return result(structured, `${summary}.`);
     return untrustedResult(
       structured,
@@ -122,6 +131,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
     ),
     total_matches: countField,
     revision: countField,
+    note: noteField,
     ...untrustedShape,
   }),
   annotations: READ_ANNOTATIONS,
@@ -147,6 +157,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
       })),
       total_matches: found.totalMatches,
       revision,
+      ...(text === "" && { note: EMPTY_NOTE }),
       untrusted: true,
       source: "rustpad",
     };
@@ -154,7 +165,9 @@ export const searchDocumentTool: ToolDefinition = defineTool({
     if (shown === 0) {
       return result(
         structured,
-        `No match in pad "${id}" at revision ${revision}.`,
+        `No match in pad "${id}" at revision ${revision}.${
+          text === "" ? ` ${EMPTY_NOTE}` : ""
+        }`,
       );
     }
     return untrustedResult(

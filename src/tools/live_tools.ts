@@ -9,10 +9,9 @@
 import { z } from "zod";
 import { type Diff, unifiedDiff } from "../text/diff.ts";
 import { LivePads } from "../backend/live_pads.ts";
+import type { TextOperation } from "../ot/operation.ts";
 import type { LoggedOperation } from "../rustpad/revision_log.ts";
 import type { PadSession } from "../rustpad/session.ts";
-import type { EditOutcome } from "../rustpad/session_pool.ts";
-import type { UserId } from "../rustpad/protocol.ts";
 import {
   defineWriteTool,
   idempotencyKeySchema,
@@ -38,7 +37,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for people to change a pad",
   description:
-    "Wait until people change a pad, then return who changed it and the diff since since_revision: with until 'change' at the first new revision, with 'quiet' once changes have stopped for quiet_ms (a person finished typing), or at timeout_seconds. Use it instead of polling get_document; a client that can subscribe to the resource rustpad://pad/{id} is notified without a call. Changes nothing but joins the pad; cancelling the request ends the wait. Fails if since_revision is ahead of the pad.",
+    "Wait until a pad changes after since_revision, then return the diff and its authors (authors[].self marks your own edits, which count too). Returns at once if the pad is already past since_revision; else until 'change' returns at the next revision, 'quiet' once changes stop for quiet_ms, or at timeout_seconds (if your client times out requests at 60 s, wait less). Use it instead of polling get_document. Read-only; cancelling ends the wait.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
@@ -59,9 +58,10 @@ export const waitForChangeTool: ToolDefinition = defineTool({
     diff: z.string(),
     authors: z.array(objectSchema({
       name: z.string(),
-      self: z.boolean().describe("This agent's own edit."),
+      self: z.boolean().describe("Your own edit."),
     })),
     untrusted: z.literal(true),
+    source: z.literal("rustpad"),
   }),
   annotations: {
     readOnlyHint: true,
@@ -89,11 +89,15 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       diff = diffOf(session, since, entries);
       const seen = new Set<string>();
       for (const entry of entries) {
-        const name = live.authorName(args.id, entry.author);
-        const self = live.isOwn(args.id, entry.author);
-        if (seen.has(`${self}:${name}`)) continue;
-        seen.add(`${self}:${name}`);
-        authors.push({ name, self });
+        const author = live.describeAuthor(
+          args.id,
+          entry.author,
+          entry.revision,
+          context.agent,
+        );
+        if (seen.has(`${author.self}:${author.name}`)) continue;
+        seen.add(`${author.self}:${author.name}`);
+        authors.push(author);
       }
     }
     const structured = {
@@ -104,6 +108,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       diff,
       authors,
       untrusted: true,
+      source: "rustpad",
     };
     const summary = outcome.changed
       ? `Pad "${args.id}" changed from revision ${since} to ${session.revision}${
@@ -157,9 +162,9 @@ const UNDO_ANNOTATIONS = {
 /** `undo_last_edit`. */
 export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
-  title: "Undo this agent's last edit",
+  title: "Undo your last edit",
   description:
-    "Revert this server's most recent edit to a pad (from any write tool), keeping what people typed since; call again to go further back. Use it to take back your own change rather than editing it away; it never undoes what people wrote. Fails, changing nothing, when this server process has no edit of its own left there, the pad's history no longer holds it, or people deleted all it wrote (that edit is then skipped).",
+    "Undo your most recent edit to a pad (from any of your write tools), keeping what people and other agents typed since; call again to go further back. Use it to take back your own change rather than editing it away; it never undoes others' edits. Asks a person first if it would delete more than half of the pad. Fails, changing nothing, when you have no edit left there or the pad's history no longer holds it.",
   inputSchema: objectSchema({
     id: padIdSchema,
     confirm_token: confirmTokenSchema,
@@ -167,75 +172,94 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   }),
   outputSchema: objectSchema({
     ...writeOutputShape,
-    undone_revision: countField.optional(),
-    remaining: countField.optional().describe("Own edits still undoable."),
+    undone_revision: countField.optional().describe(
+      "The revision the undone edit's write reported.",
+    ),
+    remaining: countField.optional().describe("Your edits still undoable."),
   }),
   annotations: UNDO_ANNOTATIONS,
   async write({ id, confirm_token }, gate, context) {
     const live = LivePads.of(context.sessions);
+    const { agent } = context;
     const before = await context.sessions.get(id);
     // Refuses (nothing left, history gone) before asking anyone.
-    const preview = live.undo.rebuild(id, before);
-    const undone = live.undo.latest(id)!;
+    const preview = live.undo.rebuild(agent, id, before);
+    const undone = live.undo.latest(agent, id)!;
     if (preview.isNoop()) {
-      throw emptied(live, id, undone, before.revision);
+      throw emptied(live, agent, id, undone, before.revision);
     }
+    const deleted = deletedBy(preview);
     const asked = await gate.confirm(
       {
         padId: id,
-        binding: { id, undone_revision: undone },
+        binding: { id, undone_revision: undone + 1 },
         content: before.text,
         revision: before.revision,
-        message:
-          `Undo this agent's edit at revision ${undone} on pad "${id}" (${before.length} code points now)?`,
+        message: `Undo your edit of revision ${
+          undone + 1
+        } on pad "${id}", removing ${deleted} of its ${before.length} code points?`,
       },
       confirm_token,
-      false,
+      before.length > 0 && deleted * 2 > before.length,
     );
     if (asked.status !== "confirmed") return notConfirmed(id, asked);
-    let sent: { author: UserId; revision: number } | undefined;
-    let outcome: EditOutcome;
+    let written;
     try {
-      outcome = await gate.edit(id, (session) => {
-        const latest = live.undo.latest(id);
+      written = await gate.edit(id, (session) => {
+        const latest = live.undo.latest(agent, id);
         if (latest !== undone) {
           throw new Error(
-            `Cannot undo the edit at revision ${undone} on pad "${id}" as the undo list changed meanwhile: current latest edit is at revision ${latest}. Nothing was changed; call again`,
+            `Cannot undo your edit of revision ${
+              undone + 1
+            } on pad "${id}" as your undo list changed meanwhile: current latest edit is of revision ${
+              latest === undefined ? "none" : latest + 1
+            }. Nothing was changed; call again`,
           );
         }
         const operation = session.rebase(
-          live.undo.rebuild(id, session),
+          live.undo.rebuild(agent, id, session),
           session.revision,
         );
         if (operation.isNoop()) throw new EmptyUndo(session.revision);
-        sent = { author: session.userId, revision: session.revision };
         return operation;
-      });
+      }, "undo");
     } catch (error) {
       if (!(error instanceof EmptyUndo)) throw error;
-      throw emptied(live, id, undone, error.revision);
+      throw emptied(live, agent, id, undone, error.revision);
     }
     const session = await context.sessions.get(id);
-    const at = outcome.recovered
-      ? landedAt(session, sent!)
-      : outcome.revision - 1;
-    if (at !== undefined) live.undo.markUndo(id, at, sent!.author, undone);
-    const remaining = live.undo.count(id);
+    if (written.at !== undefined) {
+      live.undo.markUndo(agent, id, written.at, written.author, undone);
+    }
+    const remaining = live.undo.count(agent, id);
     return writtenResult(
       {
         status: "applied",
         id,
         url: padUrl(context, id),
-        revision: outcome.revision,
-        length: outcome.length,
-        undone_revision: undone,
+        revision: written.revision,
+        length: written.length,
+        undone_revision: undone + 1,
         remaining,
       },
-      `Reverted this server's edit at revision ${undone} on pad "${id}" (now revision ${outcome.revision}; ${remaining} more undoable).`,
-      at === undefined ? { diff: "", truncated: false } : diffAt(session, at),
+      `Undid your edit of revision ${
+        undone + 1
+      } on pad "${id}" (now revision ${written.revision}; ${remaining} more undoable).`,
+      written.at === undefined
+        ? { diff: "", truncated: false }
+        : diffAt(session, written.at),
     );
   },
 });
+
+/** Code points `operation` deletes. */
+function deletedBy(operation: TextOperation): number {
+  let deleted = 0;
+  for (const component of operation.components) {
+    if (typeof component === "number" && component < 0) deleted -= component;
+  }
+  return deleted;
+}
 
 /** An undo found empty while building it, at `revision`. */
 class EmptyUndo extends Error {
@@ -250,30 +274,19 @@ class EmptyUndo extends Error {
  */
 function emptied(
   live: LivePads,
+  agent: string,
   id: string,
   undone: number,
   revision: number,
 ): Error {
-  live.undo.drop(id, undone, revision);
+  live.undo.drop(agent, id, undone, revision);
   return new Error(
-    `Cannot undo this server's edit at revision ${undone} on pad "${id}" as all it wrote has since been deleted: current revision is ${revision}. Nothing was changed; the edit is off the undo list, so calling again undoes the one before it (${
-      live.undo.count(id)
+    `Cannot undo your edit of revision ${
+      undone + 1
+    } on pad "${id}" as all it wrote has since been deleted: current revision is ${revision}. Nothing was changed; the edit is off your undo list, so calling again undoes the one before it (${
+      live.undo.count(agent, id)
     } left)`,
   );
-}
-
-/**
- * Where a recovered undo landed: the first operation by the connection
- * that sent it, from the revision it was built on.
- */
-function landedAt(
-  session: PadSession,
-  sent: { author: UserId; revision: number },
-): number | undefined {
-  const from = Math.max(sent.revision, session.oldestRevision);
-  if (from > session.revision) return undefined;
-  return session.operationsSince(from)
-    .find((entry) => entry.author === sent.author)?.revision;
 }
 
 /** The diff the operation at `revision` made; empty if no longer kept. */

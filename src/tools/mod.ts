@@ -8,7 +8,9 @@
  * @module
  */
 
-import type { ToolName } from "../config/tool_names.ts";
+import type { Config } from "../config/config.ts";
+import { TOOL_NAMES, type ToolName } from "../config/tool_names.ts";
+import { objectSchema } from "./_shared.ts";
 import { editDocumentTool } from "./edit_tools.ts";
 import { replaceInDocumentTool, setDocumentTool } from "./guarded_tools.ts";
 import { readLinesTool, searchDocumentTool } from "./line_tools.ts";
@@ -42,6 +44,8 @@ export {
   type WriteToolDefinition,
 } from "./_write.ts";
 export { objectSchema } from "./_shared.ts";
+export { parseArguments } from "./arguments.ts";
+export { describeFailure } from "./failure.ts";
 
 /**
  * Every tool, by name, in the order tools/list shows them.
@@ -71,3 +75,34 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = Object.freeze({
   wait_for_change: waitForChangeTool,
   undo_last_edit: undoLastEditTool,
 });
+
+/**
+ * The tools `config` enables, in registry order, each listing only the
+ * parameters it can use there: `confirm_token` only on a tool that can ask
+ * a person under `config.confirm` (every write tool under `always`, the
+ * destructive ones under `destructive`, none under `never`).
+ *
+ * @param config The configuration.
+ * @returns The tool definitions to register.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig } from "@rustpad-mcp/server";
+ * import { toolsFor } from "./mod.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const [append] = toolsFor(loadConfig({ RUSTPAD_ALLOW_TOOLS: "append_to_document" }));
+ * assert.equal("confirm_token" in append!.inputSchema.shape, false);
+ * ```
+ */
+export function toolsFor(config: Config): ToolDefinition[] {
+  return TOOL_NAMES.filter((name) => config.tools.has(name)).map((name) => {
+    const tool = TOOLS[name];
+    const asks = config.confirm === "always" ||
+      (config.confirm === "destructive" && tool.annotations.destructiveHint);
+    const shape = tool.inputSchema.shape;
+    if (asks || !("confirm_token" in shape)) return tool;
+    const { confirm_token: _unused, ...rest } = shape;
+    return { ...tool, inputSchema: objectSchema(rest) };
+  });
+}

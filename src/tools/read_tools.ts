@@ -7,10 +7,15 @@
  */
 
 import { z } from "zod";
-import { advanceCodePoints, codePointLength } from "../ot/code_points.ts";
+import { codePointLength } from "../ot/code_points.ts";
 import { pageText } from "../text/paging.ts";
 import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
-import { READ_ANNOTATIONS, readPad, untrustedShape } from "./_reading.ts";
+import {
+  EMPTY_NOTE,
+  READ_ANNOTATIONS,
+  readPad,
+  untrustedShape,
+} from "./_reading.ts";
 import {
   countField,
   countSchema,
@@ -24,20 +29,17 @@ import {
 import { peopleIn, peopleSchema } from "./_presence.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
-const EMPTY_NOTE =
-  "Rustpad answers the same for an empty pad, a pad that never existed and a pad that expired: they cannot be told apart.";
-
 /** `get_document`. */
 export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    "Read a pad's text and revision, whole or a page by offset/limit in UTF-16 units. Use it for short pads and to copy exact text for replace_in_document; on a long pad use read_lines (numbered lines to edit by) or search_document (find text). Changes no text but joins the pad. empty: true may also mean a mistyped or expired id; they look alike.",
+    "Read a pad's text and revision, whole or a page: offset in UTF-16 units, limit in code points, next_offset continues. Use it on short pads and to copy exact text for edits; on long pads read_lines gives numbered lines and search_document finds text. Read-only. empty: true may also be a mistyped or expired id (see note).",
   inputSchema: objectSchema({
     id: padIdSchema,
     offset: countSchema("Where to start (default 0); pass next_offset.")
       .optional(),
-    limit: countSchema("Most UTF-16 units to return (default: all).")
+    limit: countSchema("Most code points to return (default: all).")
       .optional(),
   }),
   outputSchema: objectSchema({
@@ -67,7 +69,7 @@ export const getDocumentTool: ToolDefinition = defineTool({
     const page = pageText(
       whole,
       offset ?? 0,
-      truncated ? advanceCodePoints(whole, 0, MAX_TEXT_LENGTH) : limit,
+      truncated ? MAX_TEXT_LENGTH : limit,
     );
     const empty = whole === "";
     const structured = {
@@ -92,12 +94,12 @@ export const getDocumentTool: ToolDefinition = defineTool({
       );
     }
     const where = paged || truncated
-      ? `UTF-16 units ${page.offset} to ${
-        page.offset + page.text.length
-      } of ${page.totalLength}${
+      ? `from offset ${page.offset}, ${
+        codePointLength(page.text)
+      } of ${page.totalLength} code points${
         page.nextOffset === null ? "" : `, next_offset ${page.nextOffset}`
       }${truncated ? ", cut to Rustpad's limit" : ""}`
-      : `${whole.length} UTF-16 units`;
+      : `${page.totalLength} code points`;
     return untrustedResult(
       structured,
       `Pad "${id}" at revision ${revision} (${where}):`,
@@ -112,7 +114,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   name: "get_document_info",
   title: "Inspect a pad",
   description:
-    "Get a pad's live state without its text: url, length in code points, revision, editor language, and the people who have it open with their cursors. Use get_document for the text, get_stats for the server. Changes no text, but like every tool that takes a pad id it joins the pad: people there see this server for about 2 minutes, and an unknown id is created, empty.",
+    "Get a pad's live state without its text: url, length, revision, editor language, and the people who have it open with their cursors. Use get_document for the text, get_stats for the server. Read-only.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -167,7 +169,7 @@ export const getStatsTool: ToolDefinition = defineTool({
   name: "get_stats",
   title: "Rustpad server statistics",
   description:
-    "Get the Rustpad server's start time and how many pads it holds in memory and has persisted, over HTTP without joining any pad. Use it to check the server is reachable: it fails if not, within the configured timeout. For one pad use get_document_info.",
+    "Get the Rustpad server's start time and how many pads it holds in memory and has persisted, without joining a pad. Use it to check that the configured server answers; it fails within the timeout if not. For one pad use get_document_info.",
   inputSchema: objectSchema({}),
   outputSchema: objectSchema({
     start_time: countField.describe("Unix time, seconds."),

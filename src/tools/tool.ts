@@ -73,6 +73,11 @@ export interface ToolContext {
   readonly guard: ConfirmationGuard;
   /** The pads this agent has read, for `RUSTPAD_REQUIRE_READ`. */
   readonly readPads: Set<string>;
+  /**
+   * Who this agent is among those sharing the backend: what undo and the
+   * authors of a change count as its own.
+   */
+  readonly agent: string;
 }
 
 /** What one call brings besides its arguments. */
@@ -212,5 +217,6 @@ export function createToolContext(backend: Backend): ToolContext {
     http: backend.http,
     guard: backend.guard,
     readPads: new Set(),
+    agent: crypto.randomUUID(),
   };
 }

@@ -32,12 +32,20 @@ import {
 } from "./_write.ts";
 import type { ToolDefinition } from "./tool.ts";
 
-const languageSchema = z.string()
-  .regex(/^[A-Za-z0-9+#._-]{1,64}$/, {
-    error:
-      "Cannot use language as it breaks the rule: a Monaco language id is 1 to 64 ASCII letters, digits, '+', '#', '.', '-' or '_'",
-  })
-  .describe("Monaco language id, such as 'markdown', 'python' or 'plaintext'.");
+const LANGUAGE_PATTERN = /^[A-Za-z0-9+#._-]{1,64}$/;
+
+/** A Monaco language id; the rule is in the error, not the listed schema. */
+const languageSchema = z.string().check((context) => {
+  if (!LANGUAGE_PATTERN.test(context.value)) {
+    context.issues.push({
+      code: "custom",
+      input: context.value,
+      message: `Cannot use language ${
+        JSON.stringify(context.value.slice(0, 80))
+      } as it breaks the rule: a Monaco language id is 1 to 64 ASCII letters, digits, '+', '#', '.', '-' or '_', such as "markdown"`,
+    });
+  }
+}).describe("Monaco language id, such as 'markdown', 'python' or 'plaintext'.");
 
 const ANNOTATIONS = {
   readOnlyHint: false,
@@ -109,7 +117,7 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   name: "create_document",
   title: "Create a pad",
   description:
-    "Create a pad, optionally with text and language, and return its shareable url; omit id for a random one. Use it to start a pad: it fails, changing nothing, if the pad already has text (an empty pad counts as new), so a taken id is caught. To add to an existing pad use append_to_document or edit_document.",
+    "Create a pad, optionally with text and language, and return its url; omit id for a random one. Use it to start a pad: it fails, changing nothing, if the pad already has text (an empty pad counts as new), so a taken id is caught. To add to an existing pad use append_to_document or edit_document.",
   inputSchema: objectSchema({
     id: padIdSchema.optional().describe(
       "Pad id to create; omit for a random one.",
@@ -168,7 +176,7 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
   name: "append_to_document",
   title: "Append to a pad",
   description:
-    "Append text verbatim at the end of a pad, keeping what people type at the same moment; add your own leading newline if you want one. Use it to add; edit_document and replace_in_document change existing text, set_document replaces it all. A mistyped id silently makes a new pad with this text; start pads with create_document. Fails, changing nothing, if the pad would exceed the size limit.",
+    "Append text verbatim at the end of a pad, keeping what people type meanwhile; add your own leading newline if you want one. Use it to add; edit_document changes existing text. A mistyped id silently makes a new pad, so start pads with create_document. Empty text sends nothing (status 'unchanged').",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("Text to append, verbatim."),
@@ -225,12 +233,11 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   name: "set_language",
   title: "Set a pad's language",
   description:
-    "Set a pad's editor language (syntax highlighting) for everyone who has it open; the text is unchanged and the last writer wins. For a new pad, pass language to create_document instead. An unknown id gets a new, empty pad with this language.",
+    "Set a pad's editor language (syntax highlighting) for everyone who has it open; the text stays as it is and the last writer wins. For a new pad pass language to create_document instead. An unknown id becomes an empty pad with this language.",
   inputSchema: objectSchema({
     id: padIdSchema,
     language: languageSchema,
     confirm_token: confirmTokenSchema,
-    idempotency_key: idempotencyKeySchema,
   }),
   outputSchema: objectSchema({
     status: writeStatus(),
@@ -241,6 +248,12 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   annotations: LANGUAGE_ANNOTATIONS,
   async write({ id, language, confirm_token }, gate, context) {
     const session = await context.sessions.get(id);
+    if (session.language === language) {
+      return result(
+        { status: "unchanged", id, language },
+        `Nothing to change in pad "${id}" as its language is already ${language}: nothing was sent.`,
+      );
+    }
     const outcome = await askFirst(
       gate,
       session,

@@ -176,7 +176,7 @@ async function agentCall(
       const base = model.baseRevision(call.baseBack);
       // Half insert a line before the first, half append to a marker.
       const edit = call.pick < 0.5
-        ? { start_line: 1, end_line: 0, new_text: marker }
+        ? { start_line: 1, end_line: 0, new_string: marker }
         : { old_string: existing, new_string: existing + marker };
       const answer = await invoke({
         edits: [edit],

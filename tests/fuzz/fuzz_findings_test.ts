@@ -85,7 +85,15 @@ Deno.test({
     );
     assert.equal(written.status, "applied");
     assert.equal(await mcp.text("p"), "second\n");
-    structured(await mcp.call("undo_last_edit", { id: "p" }));
+    // It deletes more than half of the pad, so a person is asked first.
+    const undo = structured(await mcp.call("undo_last_edit", { id: "p" }));
+    assert.equal(undo.status, "confirmation_required");
+    structured(
+      await mcp.call("undo_last_edit", {
+        id: "p",
+        confirm_token: undo.confirm_token,
+      }),
+    );
     assert.equal(await mcp.text("p"), "first\n");
   },
 });

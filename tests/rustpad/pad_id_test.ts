@@ -35,6 +35,6 @@ Deno.test("`checkPadId()` refuses ids that would not reach the server unchanged"
   assert.throws(() => checkPadId(""), {
     name: "TypeError",
     message:
-      "Cannot use pad id as it is empty: a pad id is 1 to 256 ASCII letters, digits, '.', '_' or '-', and not '.' or '..'",
+      `Cannot use pad id "" as it is empty: a pad id is 1 to 256 ASCII letters, digits, '.', '_' or '-', and not '.' or '..'`,
   });
 });

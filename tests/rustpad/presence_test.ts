@@ -9,15 +9,15 @@ import {
 } from "../../src/rustpad/presence.ts";
 import { TextOperation } from "../../src/ot/operation.ts";
 
-Deno.test("positionsOf counts lines and columns in code points, in any order of offsets", () => {
-  const text = "a🎉b\ncd\n\nef";
+Deno.test("`positionsOf()` turns code-point offsets into lines, and columns and offsets in UTF-16 units, in any order", () => {
+  const text = "a🎉b\ncd\n\nef"; // "🎉" is one code point, two units.
   assert.deepEqual(positionsOf(text, [9, 0, 3, 4, 5, 7]), [
-    { line: 4, column: 2, offset: 9 },
+    { line: 4, column: 2, offset: 10 },
     { line: 1, column: 1, offset: 0 },
-    { line: 1, column: 4, offset: 3 },
-    { line: 2, column: 1, offset: 4 },
-    { line: 2, column: 2, offset: 5 },
-    { line: 3, column: 1, offset: 7 },
+    { line: 1, column: 5, offset: 4 },
+    { line: 2, column: 1, offset: 5 },
+    { line: 2, column: 2, offset: 6 },
+    { line: 3, column: 1, offset: 8 },
   ]);
 });
 

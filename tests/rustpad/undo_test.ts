@@ -50,71 +50,73 @@ class Pad {
 
   /** Undo the latest own edit as the tool does, and mark it. */
   undo(history: UndoHistory): void {
-    const undone = history.latest("p")!;
-    const entry = this.write(AGENT, history.rebuild("p", this.session));
-    history.record("p", entry);
-    history.markUndo("p", entry.revision, AGENT, undone);
+    const undone = history.latest("a", "p")!;
+    const entry = this.write(AGENT, history.rebuild("a", "p", this.session));
+    history.record("a", "p", entry);
+    history.markUndo("a", "p", entry.revision, AGENT, undone);
   }
 }
 
 Deno.test("UndoHistory keeps the newest 100 own edits per pad, newest first", () => {
   const pad = new Pad();
   const history = new UndoHistory();
-  for (let i = 0; i < 120; i++) history.record("p", pad.append(AGENT, "x"));
-  assert.equal(history.count("p"), 100);
-  assert.equal(history.latest("p"), 119);
-  assert.equal(history.count("q"), 0);
-  assert.equal(history.latest("q"), undefined);
+  for (let i = 0; i < 120; i++) {
+    history.record("a", "p", pad.append(AGENT, "x"));
+  }
+  assert.equal(history.count("a", "p"), 100);
+  assert.equal(history.latest("a", "p"), 119);
+  assert.equal(history.count("a", "q"), 0);
+  assert.equal(history.latest("a", "q"), undefined);
 });
 
 Deno.test("UndoHistory ignores no-op edits", () => {
   const pad = new Pad("abc");
   const history = new UndoHistory();
-  history.record("p", pad.write(AGENT, TextOperation.fromJSON([3])));
-  assert.equal(history.count("p"), 0);
+  history.record("a", "p", pad.write(AGENT, TextOperation.fromJSON([3])));
+  assert.equal(history.count("a", "p"), 0);
   assert.throws(
-    () => history.rebuild("p", pad.session),
-    /Cannot undo on pad "p" as this server has no edit of its own left/,
+    () => history.rebuild("a", "p", pad.session),
+    /Cannot undo on pad "p" as you have no edit of your own left/,
   );
 });
 
 Deno.test("UndoHistory takes an undone edit off whether the undo is marked before or after it is recorded", () => {
   const pad = new Pad();
   const history = new UndoHistory();
-  history.record("p", pad.append(AGENT, "a"));
-  history.record("p", pad.append(AGENT, "b"));
-  const first = pad.write(AGENT, history.rebuild("p", pad.session));
-  history.markUndo("p", first.revision, AGENT, 1);
-  assert.equal(history.latest("p"), 0);
-  history.record("p", first);
-  assert.equal(history.latest("p"), 0);
-  const second = pad.write(AGENT, history.rebuild("p", pad.session));
-  history.record("p", second);
-  assert.equal(history.latest("p"), 3, "recorded as an edit until marked");
-  history.markUndo("p", second.revision, AGENT, 0);
-  assert.equal(history.count("p"), 0);
+  history.record("a", "p", pad.append(AGENT, "a"));
+  history.record("a", "p", pad.append(AGENT, "b"));
+  const first = pad.write(AGENT, history.rebuild("a", "p", pad.session));
+  history.markUndo("a", "p", first.revision, AGENT, 1);
+  assert.equal(history.latest("a", "p"), 0);
+  history.record("a", "p", first);
+  assert.equal(history.latest("a", "p"), 0);
+  const second = pad.write(AGENT, history.rebuild("a", "p", pad.session));
+  history.record("a", "p", second);
+  assert.equal(history.latest("a", "p"), 3, "recorded as an edit until marked");
+  history.markUndo("a", "p", second.revision, AGENT, 0);
+  assert.equal(history.count("a", "p"), 0);
   assert.equal(pad.text.toString(), "");
 });
 
 Deno.test("UndoHistory undoes an append and a replace of it in turn, its own undos cancelling out", () => {
   const pad = new Pad("base ");
   const history = new UndoHistory();
-  history.record("p", pad.append(AGENT, "⟦a⟧"));
-  history.record("p", pad.replace(AGENT, "⟦a⟧", "⟦r⟧"));
+  history.record("a", "p", pad.append(AGENT, "⟦a⟧"));
+  history.record("a", "p", pad.replace(AGENT, "⟦a⟧", "⟦r⟧"));
   pad.undo(history);
   assert.equal(pad.text.toString(), "base ⟦a⟧");
   pad.undo(history);
   assert.equal(pad.text.toString(), "base ");
-  assert.equal(history.count("p"), 0);
+  assert.equal(history.count("a", "p"), 0);
 });
 
 Deno.test("UndoHistory keeps what a person wrote before, between and after the agent's edits", () => {
   const pad = new Pad();
   const history = new UndoHistory();
   pad.append(PERSON, "p0 ");
-  history.record("p", pad.append(AGENT, "[a]"));
+  history.record("a", "p", pad.append(AGENT, "[a]"));
   pad.write(PERSON, TextOperation.fromJSON(["p1 ", 6]));
-  history.record("p", pad.replace(AGENT, "[a]", "[A]"));
+  history.record("a", "p", pad.replace(AGENT, "[a]", "[A]"));
   pad.append(PERSON, " p2");
   pad.undo(history);
   assert.equal(pad.text.toString(), "p1 p0 [a] p2");
@@ -126,13 +128,13 @@ Deno.test("UndoHistory keeps what a person wrote before, between and after the a
 Deno.test("UndoHistory rebuilds an empty undo when people deleted what the edit wrote, and a drop skips it", () => {
   const pad = new Pad();
   const history = new UndoHistory();
-  history.record("p", pad.append(AGENT, "keep "));
-  history.record("p", pad.append(AGENT, "gone"));
+  history.record("a", "p", pad.append(AGENT, "keep "));
+  history.record("a", "p", pad.append(AGENT, "gone"));
   pad.replace(PERSON, "gone", "");
-  assert.ok(history.rebuild("p", pad.session).isNoop());
-  history.drop("p", 1, pad.log.revision);
-  assert.equal(history.latest("p"), 0);
-  history.record("p", pad.append(AGENT, "new"));
+  assert.ok(history.rebuild("a", "p", pad.session).isNoop());
+  history.drop("a", "p", 1, pad.log.revision);
+  assert.equal(history.latest("a", "p"), 0);
+  history.record("a", "p", pad.append(AGENT, "new"));
   pad.undo(history);
   assert.equal(pad.text.toString(), "keep ");
   pad.append(PERSON, "!");
@@ -143,21 +145,21 @@ Deno.test("UndoHistory rebuilds an empty undo when people deleted what the edit 
 Deno.test("UndoHistory refuses an edit the history no longer holds: another author there, or older than the window", () => {
   const history = new UndoHistory();
   const before = new Pad();
-  history.record("p", before.append(AGENT, "mine"));
+  history.record("a", "p", before.append(AGENT, "mine"));
   const restarted = new Pad();
   restarted.append(PERSON, "theirs");
   assert.throws(
-    () => history.rebuild("p", restarted.session),
-    /Cannot undo the edit at revision 0 on pad "p" as the pad's history no longer holds it .*Nothing was changed/,
+    () => history.rebuild("a", "p", restarted.session),
+    /Cannot undo your edit of revision 1 on pad "p" as the pad's history no longer holds it .*Nothing was changed/,
   );
   const small = new Pad("", 2);
   const window = new UndoHistory();
-  window.record("p", small.append(AGENT, "a"));
+  window.record("a", "p", small.append(AGENT, "a"));
   small.append(PERSON, "b");
   small.append(PERSON, "c");
   small.append(PERSON, "d");
   assert.throws(
-    () => window.rebuild("p", small.session),
-    /Cannot undo the edit at revision 0 on pad "p" as the history kept starts later: current oldest revision is 2/,
+    () => window.rebuild("a", "p", small.session),
+    /Cannot undo your edit of revision 1 on pad "p" as the history kept starts later: current oldest revision is 2/,
   );
 });

@@ -10,35 +10,38 @@ function apply(text: string, edits: Parameters<typeof locateEdits>[1]): string {
 Deno.test("string and line edits located in one text become one operation", () => {
   assert.equal(
     apply(TEXT, [
-      { start_line: 4, end_line: 4, new_text: "DELTA" },
+      { start_line: 4, end_line: 4, new_string: "DELTA" },
       { old_string: "beta", new_string: "BETA" },
     ]),
     "alpha\nBETA\ngamma\nDELTA\n",
   );
 });
 
-Deno.test("a line edit with empty new_text deletes the lines, and end_line = start_line - 1 inserts", () => {
+Deno.test("a line edit with empty new_string deletes the lines, and end_line = start_line - 1 inserts", () => {
   assert.equal(
-    apply(TEXT, [{ start_line: 2, end_line: 3, new_text: "" }]),
+    apply(TEXT, [{ start_line: 2, end_line: 3, new_string: "" }]),
     "alpha\ndelta\n",
   );
   assert.equal(
-    apply(TEXT, [{ start_line: 2, end_line: 1, new_text: "new" }]),
+    apply(TEXT, [{ start_line: 2, end_line: 1, new_string: "new" }]),
     "alpha\nnew\nbeta\ngamma\ndelta\n",
   );
   assert.equal(
-    apply(TEXT, [{ start_line: 5, end_line: 4, new_text: "end\n" }]),
+    apply(TEXT, [{ start_line: 5, end_line: 4, new_string: "end\n" }]),
     TEXT + "end\n",
   );
   assert.equal(
-    apply("a\nb", [{ start_line: 3, end_line: 2, new_text: "c" }]),
+    apply("a\nb", [{ start_line: 3, end_line: 2, new_string: "c" }]),
     "a\nb\nc",
   );
   assert.equal(
-    apply("a\nb", [{ start_line: 2, end_line: 2, new_text: "" }]),
+    apply("a\nb", [{ start_line: 2, end_line: 2, new_string: "" }]),
     "a",
   );
-  assert.equal(apply("", [{ start_line: 1, end_line: 0, new_text: "x" }]), "x");
+  assert.equal(
+    apply("", [{ start_line: 1, end_line: 0, new_string: "x" }]),
+    "x",
+  );
 });
 
 Deno.test("line edits on a CRLF text keep its line breaks", () => {
@@ -46,7 +49,7 @@ Deno.test("line edits on a CRLF text keep its line breaks", () => {
     apply("a\r\nb\r\nc\r\n", [{
       start_line: 2,
       end_line: 2,
-      new_text: "x\ny",
+      new_string: "x\ny",
     }]),
     "a\r\nx\r\ny\r\nc\r\n",
   );
@@ -85,12 +88,12 @@ Deno.test("errors name the edit and why: no match, several matches, lines out of
       old_string: "zeta",
       new_string: "",
     }],
-    /edits\[1\].*occurs 0 times at revision 3/,
+    /edits\[1\].*does not occur at revision 3/,
     1,
   );
   fails([{ old_string: "a", new_string: "" }], /edits\[0\].*occurs 6 times/, 0);
   fails(
-    [{ start_line: 4, end_line: 5, new_text: "" }],
+    [{ start_line: 4, end_line: 5, new_string: "" }],
     /edits\[0\].*lines 4 to 5 are out of range.*4 lines/,
     0,
   );
@@ -102,7 +105,7 @@ Deno.test("overlapping edits are refused, naming both", () => {
       locateEdits(TEXT, [
         { old_string: "gamma", new_string: "G" },
         { old_string: "alpha", new_string: "A" },
-        { start_line: 3, end_line: 4, new_text: "x" },
+        { start_line: 3, end_line: 4, new_string: "x" },
       ]),
     /Cannot apply edits\[0\] and edits\[2\] as they overlap in the pad \(both touch line 3\)/,
   );
@@ -110,8 +113,8 @@ Deno.test("overlapping edits are refused, naming both", () => {
   assert.throws(
     () =>
       locateEdits(TEXT, [
-        { start_line: 2, end_line: 1, new_text: "x" },
-        { start_line: 2, end_line: 2, new_text: "y" },
+        { start_line: 2, end_line: 1, new_string: "x" },
+        { start_line: 2, end_line: 2, new_string: "y" },
       ]),
     /edits\[0\] and edits\[1\]/,
   );
@@ -172,7 +175,7 @@ Deno.test("a replacement sharing a prefix and a suffix replaces only the middle,
   ]);
   assert.deepEqual(batch.operation.toJSON(), [10, ", b", 5]);
   const lines = locateEdits(TEXT, [
-    { start_line: 2, end_line: 3, new_text: "beta\ngamma ray\n" },
+    { start_line: 2, end_line: 3, new_string: "beta\ngamma ray\n" },
   ]);
   assert.deepEqual(lines.operation.toJSON(), [16, " ray", 7]);
   assert.equal(lines.deleted, 0);

@@ -74,18 +74,20 @@ Deno.test("a line longer than the limit is cut with a marker naming its length a
     second,
     `2\t${
       "y".repeat(MAX_LINE_LENGTH)
-    }… [line cut: 2000 of 2500 UTF-16 units shown; the rest starts at offset 2006]`,
+    }… [line cut: 2000 of 2500 code points shown; the rest starts at offset 2006]`,
   );
 });
 
-Deno.test("a long line's cut never splits a surrogate pair", () => {
+Deno.test("a long line is cut after 2000 code points, never inside a surrogate pair", () => {
   const line = "a".repeat(MAX_LINE_LENGTH - 1) + "🎉" + "b";
   const shown = showLine(line, 0, line.length);
-  assert.ok(shown.startsWith("a".repeat(MAX_LINE_LENGTH - 1) + "…"));
+  assert.ok(shown.startsWith("a".repeat(MAX_LINE_LENGTH - 1) + "🎉…"));
   assert.match(
     shown,
-    /1999 of 2002 UTF-16 units shown; the rest starts at offset 1999/,
+    /2000 of 2001 code points shown; the rest starts at offset 2001/,
   );
+  const emoji = "🎉".repeat(MAX_LINE_LENGTH);
+  assert.equal(showLine(emoji, 0, emoji.length), emoji);
   assert.equal(
     showLine("x".repeat(MAX_LINE_LENGTH), 0, MAX_LINE_LENGTH).length,
     MAX_LINE_LENGTH,

@@ -22,7 +22,7 @@ Deno.test("`edit_document` at the revision the agent read keeps what a person ty
       base_revision: read,
       edits: [
         { old_string: "beta", new_string: "BETA" },
-        { start_line: 3, end_line: 3, new_text: "GAMMA" },
+        { start_line: 3, end_line: 3, new_string: "GAMMA" },
       ],
     }),
   );
@@ -66,7 +66,7 @@ Deno.test("`edit_document` is all or nothing: one edit that matches nowhere send
       id: "aon",
       edits: [
         { old_string: "a", new_string: "A" },
-        { start_line: 5, end_line: 5, new_text: "x" },
+        { start_line: 5, end_line: 5, new_string: "x" },
       ],
     }),
   );
@@ -83,7 +83,7 @@ Deno.test("`edit_document` dry run returns the diff and sends nothing", async ()
   const result = await h.call("edit_document", {
     id: "dry",
     dry_run: true,
-    edits: [{ start_line: 2, end_line: 1, new_text: "inserted" }],
+    edits: [{ start_line: 2, end_line: 1, new_string: "inserted" }],
   });
   const content = structured(result);
   assert.equal(content.status, "dry_run");

@@ -31,6 +31,8 @@ Deno.test("`set_document` asks through a form that names the pad and its length,
   );
   assert.deepEqual(result, {
     status: "applied",
+    untrusted: true,
+    source: "rustpad",
     id: "doc",
     url: `${h.pads.url}/#doc`,
     revision: 2,
@@ -175,15 +177,17 @@ Deno.test("`set_document` refuses when the pad changed while the person was deci
   await person.close();
 });
 
-Deno.test("`set_document` with the pad's current text changes nothing and asks nothing", async () => {
+Deno.test("`set_document` with the pad's current text sends nothing, asks nothing and says 'unchanged'", async () => {
   await using h = await connect({ elicit: accept });
   await padWith(h, "same", "as is");
   const result = structured(
     await h.call("set_document", { id: "same", text: "as is" }),
   );
-  assert.equal(result.status, "applied");
+  assert.equal(result.status, "unchanged");
   assert.equal(result.revision, 1);
   assert.equal(h.elicitations.length, 0);
+  const read = structured(await h.call("get_document", { id: "same" }));
+  assert.equal(read.revision, 1);
 });
 
 Deno.test("`replace_in_document` replaces a unique occurrence in place", async () => {
@@ -196,6 +200,8 @@ Deno.test("`replace_in_document` replaces a unique occurrence in place", async (
   });
   assert.deepEqual(structured(result), {
     status: "applied",
+    untrusted: true,
+    source: "rustpad",
     id: "r",
     url: `${h.pads.url}/#r`,
     revision: 2,
@@ -218,7 +224,7 @@ Deno.test("`replace_in_document` gives the count when the search is missing or a
         replace: "y",
       }),
     ),
-    /occurs 0 times/,
+    /does not occur/,
   );
   const message = errorOf(
     await h.call("replace_in_document", {

@@ -65,7 +65,7 @@ Deno.test("idempotency keys are shared by the MCP connections of one backend", a
   }
   const args = {
     id: "shared-key",
-    edits: [{ start_line: 1, end_line: 0, new_text: "top" }],
+    edits: [{ start_line: 1, end_line: 0, new_string: "top" }],
     idempotency_key: "edit-1",
   };
   const results = [];

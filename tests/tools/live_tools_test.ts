@@ -4,6 +4,12 @@ import { RawPerson } from "../_person.ts";
 import { LivePads } from "../../src/backend/live_pads.ts";
 import { PadDatabase, startPadServer } from "../../src/testing/mod.ts";
 
+/** A person who agrees when asked (undo of more than half a pad asks). */
+const accept = () => ({
+  action: "accept" as const,
+  content: { confirm: true },
+});
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 Deno.test("`wait_for_change` returns at a person's edit with who and a diff", async () => {
@@ -35,7 +41,7 @@ Deno.test("`wait_for_change` marks the agent's own edits and returns at once whe
     await h.call("wait_for_change", { id: "w-own", since_revision: 0 }),
   );
   assert.equal(result.changed, true);
-  assert.deepEqual(result.authors, [{ name: "this agent", self: true }]);
+  assert.deepEqual(result.authors, [{ name: "you", self: true }]);
   assert.equal(result.diff, "@@ -0,0 +1,1 @@\n+a");
 });
 
@@ -80,6 +86,7 @@ Deno.test("`wait_for_change` times out unchanged", async () => {
       diff: "",
       authors: [],
       untrusted: true,
+      source: "rustpad",
     },
   );
 });
@@ -136,12 +143,16 @@ Deno.test("`wait_for_change` sends progress when asked, and many waits share one
 });
 
 Deno.test("`undo_last_edit` reverts the agent's edits newest first, then says none is left", async () => {
-  await using h = await connect();
+  await using h = await connect({ elicit: accept });
   await h.call("append_to_document", { id: "u-seq", text: "a" });
-  await h.call("append_to_document", { id: "u-seq", text: "b" });
+  const b = structured(
+    await h.call("append_to_document", { id: "u-seq", text: "b" }),
+  );
   const first = structured(await h.call("undo_last_edit", { id: "u-seq" }));
   assert.equal(await h.text("u-seq"), "a");
-  assert.equal(first.undone_revision, 1);
+  // Named by the revision the write reported.
+  assert.equal(first.undone_revision, b.revision);
+  assert.equal(first.undone_revision, 2);
   assert.equal(first.remaining, 1);
   assert.match(String(first.diff), /^-ab$/m);
   structured(await h.call("undo_last_edit", { id: "u-seq" }));
@@ -149,12 +160,12 @@ Deno.test("`undo_last_edit` reverts the agent's edits newest first, then says no
   const message = errorOf(await h.call("undo_last_edit", { id: "u-seq" }));
   assert.match(
     message,
-    /Cannot undo on pad "u-seq" as this server has no edit/,
+    /Cannot undo on pad "u-seq" as you have no edit/,
   );
 });
 
 Deno.test("`undo_last_edit` keeps what a person typed inside the agent's edit", async () => {
-  await using h = await connect();
+  await using h = await connect({ elicit: accept });
   await h.call("append_to_document", { id: "u-person", text: "hello world" });
   await using person = await RawPerson.open(h.pads.url, "u-person");
   await person.type(5, ",");
@@ -163,7 +174,7 @@ Deno.test("`undo_last_edit` keeps what a person typed inside the agent's edit", 
 });
 
 Deno.test("`undo_last_edit` still reverts an edit made on a connection that has since dropped", async () => {
-  await using h = await connect();
+  await using h = await connect({ elicit: accept });
   await h.call("append_to_document", { id: "u-drop", text: "mine" });
   h.pads.sendRaw("u-drop", "{oops");
   await waitFor(
@@ -175,11 +186,11 @@ Deno.test("`undo_last_edit` still reverts an edit made on a connection that has 
   const waited = structured(
     await h.call("wait_for_change", { id: "u-drop", since_revision: 0 }),
   );
-  assert.deepEqual(waited.authors, [{ name: "this agent", self: true }]);
+  assert.deepEqual(waited.authors, [{ name: "you", self: true }]);
 });
 
 Deno.test("`undo_last_edit` twice after an append and a replace of it restores the text before both", async () => {
-  await using h = await connect();
+  await using h = await connect({ elicit: accept });
   await h.call("append_to_document", { id: "u-pair", text: "base " });
   await h.call("append_to_document", { id: "u-pair", text: "one" });
   await h.call("replace_in_document", {
@@ -189,17 +200,17 @@ Deno.test("`undo_last_edit` twice after an append and a replace of it restores t
   });
   const first = structured(await h.call("undo_last_edit", { id: "u-pair" }));
   assert.equal(await h.text("u-pair"), "base one");
-  assert.deepEqual([first.undone_revision, first.remaining], [2, 2]);
+  assert.deepEqual([first.undone_revision, first.remaining], [3, 2]);
   const second = structured(await h.call("undo_last_edit", { id: "u-pair" }));
   assert.equal(await h.text("u-pair"), "base ");
-  assert.deepEqual([second.undone_revision, second.remaining], [1, 1]);
+  assert.deepEqual([second.undone_revision, second.remaining], [2, 1]);
   assert.match(String(second.diff), /^-base one$/m);
   structured(await h.call("undo_last_edit", { id: "u-pair" }));
   assert.equal(await h.text("u-pair"), "");
 });
 
 Deno.test("`undo_last_edit` keeps what a person typed between the agent's edits and between the undos", async () => {
-  await using h = await connect();
+  await using h = await connect({ elicit: accept });
   await h.call("append_to_document", { id: "u-between", text: "[a]" });
   await using person = await RawPerson.open(h.pads.url, "u-between");
   await person.type(0, "p1 ");
@@ -221,7 +232,10 @@ Deno.test("`undo_last_edit` keeps what a person typed between the agent's edits 
 });
 
 Deno.test("`undo_last_edit` reverts an edit recovered after its acknowledgement was lost, and counts it as the agent's", async () => {
-  await using h = await connect({ env: { RUSTPAD_TIMEOUT_MS: "500" } });
+  await using h = await connect({
+    env: { RUSTPAD_TIMEOUT_MS: "500" },
+    elicit: accept,
+  });
   await h.call("append_to_document", { id: "u-lost", text: "one " });
   h.pads.dropNextEdit({ pad: "u-lost", when: "after-apply" });
   const lost = structured(
@@ -232,20 +246,20 @@ Deno.test("`undo_last_edit` reverts an edit recovered after its acknowledgement 
   const waited = structured(
     await h.call("wait_for_change", { id: "u-lost", since_revision: 0 }),
   );
-  assert.deepEqual(waited.authors, [{ name: "this agent", self: true }]);
+  assert.deepEqual(waited.authors, [{ name: "you", self: true }]);
   structured(await h.call("undo_last_edit", { id: "u-lost" }));
   assert.equal(await h.text("u-lost"), "one two ");
   const undone = structured(await h.call("undo_last_edit", { id: "u-lost" }));
   assert.equal(await h.text("u-lost"), "one ");
-  assert.equal(undone.undone_revision, 1);
+  assert.equal(undone.undone_revision, 2);
   structured(await h.call("undo_last_edit", { id: "u-lost" }));
   assert.equal(await h.text("u-lost"), "");
 });
 
 Deno.test("`undo_last_edit` of an edit whose text others deleted changes nothing, says why, and moves on to the one before", async () => {
   await using pads = await startPadServer();
-  await using h = await connect({ pads });
-  await using other = await connect({ pads });
+  await using h = await connect({ pads, elicit: accept });
+  await using other = await connect({ pads, elicit: accept });
   await h.call("append_to_document", { id: "u-gone", text: "keep " });
   await h.call("append_to_document", { id: "u-gone", text: "gone" });
   await other.call("get_document", { id: "u-gone" });
@@ -264,16 +278,19 @@ Deno.test("`undo_last_edit` of an edit whose text others deleted changes nothing
   const message = errorOf(await h.call("undo_last_edit", { id: "u-gone" }));
   assert.match(
     message,
-    /Cannot undo this server's edit at revision 1 on pad "u-gone" as all it wrote has since been deleted: .*Nothing was changed.*\(1 left\)/,
+    /Cannot undo your edit of revision 2 on pad "u-gone" as all it wrote has since been deleted: .*Nothing was changed.*\(1 left\)/,
   );
   assert.equal(await h.text("u-gone"), "keep ");
   const undone = structured(await h.call("undo_last_edit", { id: "u-gone" }));
-  assert.equal(undone.undone_revision, 0);
+  assert.equal(undone.undone_revision, 1);
   assert.equal(await h.text("u-gone"), "");
 });
 
 Deno.test("an `undo_last_edit` whose acknowledgement was lost is still an undo: the next call goes further back", async () => {
-  await using h = await connect({ env: { RUSTPAD_TIMEOUT_MS: "500" } });
+  await using h = await connect({
+    env: { RUSTPAD_TIMEOUT_MS: "500" },
+    elicit: accept,
+  });
   await h.call("append_to_document", { id: "u-lost-undo", text: "a" });
   await h.call("append_to_document", { id: "u-lost-undo", text: "b" });
   h.pads.dropNextEdit({ pad: "u-lost-undo", when: "after-apply" });
@@ -281,7 +298,7 @@ Deno.test("an `undo_last_edit` whose acknowledgement was lost is still an undo: 
     await h.call("undo_last_edit", { id: "u-lost-undo" }),
   );
   assert.equal(await h.text("u-lost-undo"), "a");
-  assert.deepEqual([first.undone_revision, first.remaining], [1, 1]);
+  assert.deepEqual([first.undone_revision, first.remaining], [2, 1]);
   assert.match(String(first.diff), /^-ab\n\+a$/m);
   structured(await h.call("undo_last_edit", { id: "u-lost-undo" }));
   assert.equal(await h.text("u-lost-undo"), "");
@@ -291,7 +308,7 @@ Deno.test("an `undo_last_edit` whose acknowledgement was lost is still an undo: 
 Deno.test("after Rustpad restarts, a person with an id the agent once had is not taken for the agent, and old edits are not undone", async () => {
   const database = new PadDatabase();
   const before = await startPadServer({ database, snapshotIntervalMs: 0 });
-  await using h = await connect({ pads: before });
+  await using h = await connect({ pads: before, elicit: accept });
   await h.call("append_to_document", { id: "u-restart", text: "mine\n" });
   before.snapshot();
   await before.close();

@@ -46,7 +46,7 @@ Deno.test("a person's edit elsewhere since base_revision is kept, and the edit i
     await h.call("edit_document", {
       id: "c2",
       base_revision: read,
-      edits: [{ start_line: 3, end_line: 3, new_text: "Write the README." }],
+      edits: [{ start_line: 3, end_line: 3, new_string: "Write the README." }],
     }),
   );
   assert.equal(content.status, "applied");
@@ -92,7 +92,7 @@ Deno.test("an insertion point with a person's edit beside it but not around it i
     await h.call("edit_document", {
       id: "c4",
       base_revision: read,
-      edits: [{ start_line: 4, end_line: 3, new_text: "Review it." }],
+      edits: [{ start_line: 4, end_line: 3, new_string: "Review it." }],
     }),
   );
   assert.equal(content.status, "applied");
@@ -112,7 +112,7 @@ Deno.test("an insertion point a person deleted around is a conflict", async () =
     await h.call("edit_document", {
       id: "c5",
       base_revision: read,
-      edits: [{ start_line: 4, end_line: 3, new_text: "Review it." }],
+      edits: [{ start_line: 4, end_line: 3, new_string: "Review it." }],
     }),
   );
   assert.equal(content.status, "conflict");

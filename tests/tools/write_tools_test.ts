@@ -12,6 +12,8 @@ Deno.test("`create_document` creates a pad with text and language at a random id
   assert.match(id, /^[a-z0-9]{12}$/);
   assert.deepEqual(created, {
     status: "applied",
+    untrusted: true,
+    source: "rustpad",
     id,
     url: `${h.pads.url}/#${id}`,
     revision: 1,
@@ -71,6 +73,8 @@ Deno.test("`append_to_document` appends verbatim and reports revision and length
   );
   assert.deepEqual(first, {
     status: "applied",
+    untrusted: true,
+    source: "rustpad",
     id: "log",
     url: `${h.pads.url}/#log`,
     revision: 1,

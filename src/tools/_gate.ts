@@ -1,0 +1,185 @@
+// The permission gate every write tool writes through: who asks a person
+// (from the tool's destructiveHint and RUSTPAD_CONFIRM), refusing a write
+// that never asked where it must, sending nothing for an operation that
+// changes nothing, and where each edit landed in the pad's history, so the
+// agent that made it can claim it (undo, authors).
+
+import { LivePads } from "../backend/live_pads.ts";
+import type { TextOperation } from "../ot/operation.ts";
+import type { UserId } from "../rustpad/protocol.ts";
+import type { PadSession } from "../rustpad/session.ts";
+import type { EditOutcome } from "../rustpad/session_pool.ts";
+import type {
+  ConfirmationOutcome,
+  ConfirmationRequest,
+} from "../safety/confirmation.ts";
+import { checkAvoidPeople } from "./_presence.ts";
+import { confirm } from "./_shared.ts";
+import type { ToolCall, ToolContext } from "./tool.ts";
+
+/**
+ * What an edit is to the undo stack of the agent that made it: an edit to
+ * undo later, or an undo (the undo tool records it as one itself).
+ */
+export type EditKind = "edit" | "undo";
+
+/** An edit the gate sent that landed. */
+interface Landed {
+  padId: string;
+  outcome: WriteOutcome;
+  kind: EditKind;
+}
+
+/** What an edit through the gate did: the pool's outcome and where it landed. */
+export interface WriteOutcome extends EditOutcome {
+  /**
+   * The edit's index in the pad's history (its revision less one), or
+   * `undefined` if a recovered edit can no longer be found there.
+   */
+  at: number | undefined;
+  /** The user id of the connection that sent it. */
+  author: UserId;
+}
+
+/** A write tool's way to ask a person and to write. */
+export interface WriteGate {
+  /**
+   * Ask a person first if the permission mode says so: under `always`,
+   * always; under `never`, never; under `destructive`, when the tool is
+   * annotated destructive and `destroys` (the tool's own rule) holds.
+   *
+   * @param request What to ask, without the tool name.
+   * @param token The caller's `confirm_token`, if any.
+   * @param destroys Whether this call destroys what people wrote.
+   * @returns The outcome; write only on `confirmed`.
+   */
+  confirm(
+    request: Omit<ConfirmationRequest, "tool">,
+    token: string | undefined,
+    destroys: boolean,
+  ): Promise<ConfirmationOutcome>;
+  /** Whether {@linkcode WriteGate.confirm} would ask a person. */
+  asks(destroys: boolean): boolean;
+  /**
+   * Submit an edit through the session pool. Refuses, sending nothing, if
+   * the mode requires this tool to consult {@linkcode WriteGate.confirm}
+   * and it has not: a new tool cannot write past the permission mode.
+   */
+  edit(
+    padId: string,
+    build: (session: PadSession) => TextOperation,
+    kind?: EditKind,
+  ): Promise<WriteOutcome>;
+  /** The edits this gate sent that landed, for their agent to claim. */
+  readonly landed: readonly Landed[];
+}
+
+/** The annotations that decide asking; the tool's own constant. */
+export interface WriteAnnotations {
+  readonly destructiveHint: boolean;
+}
+
+/** The gate for one call of `tool`. */
+export function writeGate(
+  context: ToolContext,
+  call: ToolCall,
+  tool: string,
+  annotations: WriteAnnotations,
+  avoidPeople: boolean,
+): WriteGate {
+  const mode = context.config.confirm;
+  const mustConsult = mode === "always" ||
+    (mode === "destructive" && annotations.destructiveHint);
+  let consulted = false;
+  const landed: Landed[] = [];
+  const asks = (destroys: boolean): boolean =>
+    mode === "always" ||
+    (mode === "destructive" && annotations.destructiveHint && destroys);
+  return {
+    landed,
+    asks,
+    async confirm(request, token, destroys) {
+      consulted = true;
+      if (!asks(destroys)) return { status: "confirmed" };
+      return await confirm(context, call, { ...request, tool }, token);
+    },
+    async edit(padId, build, kind = "edit") {
+      if (mustConsult && !consulted) {
+        throw new Error(
+          `Cannot write with ${tool} as it did not consult the confirmation gate that RUSTPAD_CONFIRM=${mode} requires: nothing was changed; this is a bug in the server`,
+        );
+      }
+      let sent = { author: 0n as UserId, revision: 0 };
+      const outcome = await context.sessions.edit(padId, (session) => {
+        const operation = build(session);
+        // Nothing to send: no revision, no waiter woken (see NothingToChange).
+        if (operation.isNoop()) throw new NothingToChange(session);
+        if (avoidPeople) checkAvoidPeople(context, padId, session, operation);
+        sent = { author: session.userId, revision: session.revision };
+        return operation;
+      });
+      const at = outcome.recovered
+        ? landedAt(await context.sessions.get(padId), sent)
+        : outcome.revision - 1;
+      const written = { ...outcome, at, author: sent.author };
+      landed.push({ padId, outcome: written, kind });
+      return written;
+    },
+  };
+}
+
+/**
+ * Thrown from a write whose operation would change nothing: the write tool
+ * answers status "unchanged" with the pad's revision, having sent nothing.
+ */
+export class NothingToChange extends Error {
+  /** The pad's revision. */
+  readonly revision: number;
+  /** The pad's length in code points. */
+  readonly length: number;
+
+  /** The pad as it is, unchanged. */
+  constructor(session: Pick<PadSession, "revision" | "length">) {
+    super("Nothing to change");
+    this.revision = session.revision;
+    this.length = session.length;
+  }
+}
+
+/**
+ * Where a recovered edit landed: the first operation by the connection
+ * that sent it, from the revision it was built on.
+ */
+function landedAt(
+  session: PadSession,
+  sent: { author: UserId; revision: number },
+): number | undefined {
+  const from = Math.max(sent.revision, session.oldestRevision);
+  if (from > session.revision) return undefined;
+  return session.operationsSince(from)
+    .find((entry) => entry.author === sent.author)?.revision;
+}
+
+/**
+ * Claim the edits `gate` landed for the agent of `context`: its own from
+ * now on, for undo and for the authors it is told of.
+ */
+export async function claimLanded(
+  context: ToolContext,
+  gate: WriteGate,
+): Promise<void> {
+  const live = LivePads.of(context.sessions);
+  for (const { padId, outcome, kind } of gate.landed) {
+    if (outcome.at === undefined) continue;
+    live.claim(padId, outcome.at, context.agent);
+    if (kind === "undo") continue;
+    const session = await context.sessions.get(padId);
+    if (outcome.at < session.oldestRevision || outcome.at >= session.revision) {
+      continue;
+    }
+    const [entry] = session.operationsSince(outcome.at);
+    if (entry?.author === outcome.author) {
+      live.undo.record(context.agent, padId, entry);
+    }
+  }
+}
