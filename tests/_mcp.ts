@@ -12,7 +12,12 @@ import {
   ElicitRequestSchema,
   type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { createServer, loadConfig, type RustpadMcpServer } from "../mod.ts";
+import {
+  type Backend,
+  createServer,
+  loadConfig,
+  type RustpadMcpServer,
+} from "../mod.ts";
 import { type PadServer, startPadServer } from "../src/testing/mod.ts";
 
 export { waitFor } from "./_wait.ts";
@@ -42,13 +47,19 @@ export interface HarnessOptions {
   pads?: PadServer;
   /** The clock confirmation tokens expire by. */
   now?: () => number;
+  /** Run on this shared backend, as another agent of one process. */
+  backend?: Backend;
 }
 
 export async function connect(options: HarnessOptions = {}): Promise<Harness> {
   const pads = options.pads ?? await startPadServer();
   const server = createServer(
-    loadConfig({ RUSTPAD_URL: pads.url, ...options.env }),
-    options.now === undefined ? {} : { now: options.now },
+    options.backend?.config ??
+      loadConfig({ RUSTPAD_URL: pads.url, ...options.env }),
+    {
+      ...(options.now !== undefined && { now: options.now }),
+      ...(options.backend !== undefined && { backend: options.backend }),
+    },
   );
   const client = new Client(
     { name: "test-client", version: "1.0.0" },

@@ -1,11 +1,15 @@
-// This process's user ids on one pad, one per connection it opened and each
-// earlier connection whose edit a later one recovered, so edits from before
-// a reconnect still count as the agent's. Rustpad numbers connections anew
-// when it restarts, so on a restart the earlier ids are forgotten: they may
-// be people's now.
+// What of one pad's history is this process's own. OwnIds: its user ids,
+// one per connection it opened and each earlier connection whose edit a
+// later one recovered, so edits from before a reconnect still count as its
+// own; Rustpad numbers connections anew when it restarts, so on a restart
+// the earlier ids are forgotten (they may be people's now). EditOwners:
+// which of its agents made each edit.
 
 import type { UserId } from "../rustpad/protocol.ts";
-import type { LoggedOperation } from "../rustpad/revision_log.ts";
+import {
+  type LoggedOperation,
+  REVISION_LOG_CAPACITY,
+} from "../rustpad/revision_log.ts";
 import type { PadSession } from "../rustpad/session.ts";
 
 export class OwnIds {
@@ -48,5 +52,34 @@ export class OwnIds {
   /** Whether `id` is this process on some connection to this history. */
   has(id: UserId): boolean {
     return this.#ids.has(id);
+  }
+}
+
+/**
+ * Which agent of this process (an MCP session) made each of its recent
+ * edits to one pad, by history index: one connection serves every agent,
+ * so the author id alone cannot tell them apart.
+ */
+export class EditOwners {
+  #owners = new Map<number, string>();
+
+  /** The edit at `revision` is `owner`'s. */
+  claim(revision: number, owner: string): void {
+    this.#owners.set(revision, owner);
+    // As many as the revision log keeps: older edits cannot be rebased on.
+    for (const oldest of this.#owners.keys()) {
+      if (this.#owners.size <= REVISION_LOG_CAPACITY) break;
+      this.#owners.delete(oldest);
+    }
+  }
+
+  /** Who made the edit at `revision`, if an agent of this process did. */
+  ownerOf(revision: number): string | undefined {
+    return this.#owners.get(revision);
+  }
+
+  /** Forget every claim: Rustpad restarted, revisions name other edits. */
+  clear(): void {
+    this.#owners.clear();
   }
 }

@@ -10,13 +10,12 @@
  * @module
  */
 
-import { OwnIds } from "./_own_ids.ts";
+import { EditOwners, OwnIds } from "./_own_ids.ts";
 import { PadPresence, type PersonPresence } from "./_pad_presence.ts";
 import { OperatorLog } from "./logging.ts";
 import type { SessionEvent } from "../rustpad/pad_state.ts";
 import type { PersonCursors, PersonInRange } from "../rustpad/presence.ts";
 import type { UserId } from "../rustpad/protocol.ts";
-import { REVISION_LOG_CAPACITY } from "../rustpad/revision_log.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import type { SessionPool } from "../rustpad/session_pool.ts";
 import { UndoHistory } from "../rustpad/undo.ts";
@@ -39,8 +38,8 @@ interface PadLive {
   presence: PadPresence;
   /** This process's user ids on the pad, across its connections. */
   ownIds: OwnIds;
-  /** Which agent made each of this process's recent edits, by revision. */
-  owners: Map<number, string>;
+  /** Which agent made each of this process's recent edits. */
+  owners: EditOwners;
   watchers: Set<PadWatcher>;
   release: (() => void) | undefined;
   reconnectTimer: ReturnType<typeof setTimeout> | undefined;
@@ -210,19 +209,6 @@ export class LivePads {
   }
 
   /**
-   * A display name for an author of the pad's history: the name they
-   * announced, `"this agent"` for this process, else `"user N"`.
-   *
-   * @param padId The pad.
-   * @param author The author's user id.
-   * @returns The name (untrusted unless it is this agent).
-   */
-  authorName(padId: string, author: UserId): string {
-    if (this.isOwn(padId, author)) return "this agent";
-    return this.#pads.get(padId)?.presence.name(author) ?? `user ${author}`;
-  }
-
-  /**
    * Say that the edit at history index `revision` of `padId` was made by
    * agent `owner` (an MCP session) of this process, so that agent alone
    * counts it as its own (undo, authors).
@@ -232,13 +218,7 @@ export class LivePads {
    * @param owner The agent.
    */
   claim(padId: string, revision: number, owner: string): void {
-    const owners = this.#pad(padId).owners;
-    owners.set(revision, owner);
-    // As many as the revision log keeps: older edits cannot be rebased on.
-    for (const oldest of owners.keys()) {
-      if (owners.size <= REVISION_LOG_CAPACITY) break;
-      owners.delete(oldest);
-    }
+    this.#pad(padId).owners.claim(revision, owner);
   }
 
   /**
@@ -262,7 +242,7 @@ export class LivePads {
     agent: string,
   ): { name: string; self: boolean } {
     const pad = this.#pads.get(padId);
-    const owner = pad?.owners.get(revision);
+    const owner = pad?.owners.ownerOf(revision);
     if (owner === agent) return { name: "you", self: true };
     if (owner !== undefined) {
       return { name: "another agent on this server", self: false };
@@ -296,7 +276,7 @@ export class LivePads {
           this.pool.isOwnAuthor(session, id)
         ),
         ownIds: new OwnIds(),
-        owners: new Map(),
+        owners: new EditOwners(),
         watchers: new Set(),
         release: undefined,
         reconnectTimer: undefined,

@@ -28,7 +28,7 @@ import type { ToolContext, ToolResult } from "./tool.ts";
 import { QUOTED, type WriteGate } from "./_write.ts";
 
 export const baseRevisionSchema = countSchema(
-  "The revision your read returned: the edit is rebased from that text over people's typing since, or answers 'conflict' where they changed what it replaces. Without it, it applies to the pad as it is now.",
+  "Revision your read returned: the edit is rebased from it over people's typing since, or answers 'conflict' where they changed its text. Without it, it applies to the pad as it is now.",
 ).optional();
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()

@@ -11,7 +11,7 @@ import type { ToolContext, ToolResult } from "./tool.ts";
 /** 1 to 128 characters; the bounds are in the error, not the listed schema. */
 export const idempotencyKeySchema = z.string().min(1).max(128)
   .meta({ minLength: undefined, maxLength: undefined }).optional()
-  .describe("A fresh unique key per change: a retry with it writes once.");
+  .describe("Fresh unique key per change: a retry with it writes once.");
 
 /**
  * Run a write tool's call under its `idempotency_key`, if it has one: the

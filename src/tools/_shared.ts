@@ -90,12 +90,12 @@ export const padIdSchema: z.ZodString = z.string().check((context) => {
       message: problem,
     });
   }
-}).describe("Pad id: its URL's part after '#'.");
+}).describe("Pad id (its URL's part after '#').");
 
 /**
  * A text parameter, at most 262,144 code points as Rustpad counts. The
- * schema states the limit as `maxLength`, which JSON Schema counts in code
- * points too; the instructions say it once in words.
+ * instructions state the limit once, for every text field; the error names
+ * it.
  */
 export function textSchema(description: string): z.ZodString {
   return z.string().check((context) => {
@@ -108,12 +108,12 @@ export function textSchema(description: string): z.ZodString {
           `Cannot accept text as it is ${length} code points, over Rustpad's limit of ${MAX_TEXT_LENGTH}`,
       });
     }
-  }).meta({ maxLength: MAX_TEXT_LENGTH }).describe(description);
+  }).describe(description);
 }
 
 /** Listed only on tools that can ask a person (see the MCP adapter). */
 export const confirmTokenSchema = z.string().optional().describe(
-  "Only after status 'confirmation_required': its token, once the person agreed.",
+  "Token of a 'confirmation_required' answer, once the person agreed.",
 );
 
 /** A successful result: the structured answer plus a text block that stands alone. */

@@ -60,7 +60,7 @@ const editSchema = objectSchema({
   old_string: z.string().optional().describe("String edit: the exact text."),
   new_string: z.string().describe("What to put there; '' deletes."),
   replace_all: z.boolean().optional().describe(
-    "String edit: every occurrence (default: it must occur once).",
+    "String edit: every occurrence (default: exactly one).",
   ),
   start_line: z.int().min(1).meta({ maximum: undefined }).optional()
     .describe("Line edit: first line."),

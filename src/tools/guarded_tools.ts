@@ -167,16 +167,16 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace an exact string in a pad (literal, case-sensitive, whitespace included), changing only the matched text so what people type elsewhere is kept; for several different changes or line ranges use edit_document. Fails, changing nothing, if search does not occur, or occurs more than once without replace_all. Asks a person first when replace_all hits more than one place.",
+    "Replace an exact string in a pad (literal, case-sensitive, whitespace included), changing only the matched text; for several changes or line ranges use edit_document. Fails, changing nothing, if search does not occur, or occurs more than once without replace_all. Asks a person first when replace_all hits more than one place.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {
       error:
         "Cannot call replace_in_document as search is empty: give the exact text to replace",
-    }).describe("Exact text to find."),
-    replace: textSchema("Text to put in its place; may be empty."),
+    }).meta({ minLength: undefined }).describe("Exact text to find."),
+    replace: textSchema("Its replacement; may be empty."),
     replace_all: z.boolean().optional().describe(
-      "Replace every match; needed when there is more than one.",
+      "Replace every match (needed for more than one).",
     ),
     base_revision: baseRevisionSchema,
     confirm_token: confirmTokenSchema,

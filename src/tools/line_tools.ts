@@ -35,7 +35,7 @@ export const readLinesTool: ToolDefinition = defineTool({
   name: "read_lines",
   title: "Read a pad's lines",
   description:
-    `Read a pad's lines numbered 'N<TAB>line' (like cat -n), line_count at a time; next_start_line continues. Use it on long pads and for the line numbers edit_document takes; get_document returns raw text, search_document finds text. The 'N<TAB>' prefix is not pad text: drop it when copying. Lines over ${MAX_LINE_LENGTH} code points are cut with a marker; CRLF shows as LF but is kept. Read-only.`,
+    `Read a pad's lines as 'N<TAB>line' (like cat -n), line_count at a time; next_start_line continues. Use it on long pads and for edit_document's line numbers; get_document gives raw text, search_document finds text. The 'N<TAB>' prefix is not pad text: drop it when copying. Lines over ${MAX_LINE_LENGTH} code points are cut with a marker; CRLF shows as LF but is kept. Read-only.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: positiveSchema("First line, from 1.")
@@ -112,13 +112,18 @@ export const searchDocumentTool: ToolDefinition = defineTool({
     } s fails with an error. Changes no text but joins the pad like get_document.`,
   inputSchema: objectSchema({
     id: padIdSchema,
-    pattern: z.string().min(1).describe("Text, or regex with regex: true."),
+    pattern: z.string().min(1, {
+      error:
+        "Cannot call search_document as pattern is empty: give the text to find",
+    }).meta({ minLength: undefined }).describe(
+      "Text, or regex with regex: true.",
+    ),
     regex: z.boolean().default(false).describe(
       "Treat pattern as a regular expression.",
     ),
     case_insensitive: z.boolean().default(false).describe("Ignore case."),
     context_lines: z.int().min(0).max(20).default(0).describe(
-      "Lines of context before and after each match.",
+      "Context lines around each match.",
     ),
     max_results: z.int().min(1).max(1000).default(100).describe(
       "Matches to return; all are counted.",

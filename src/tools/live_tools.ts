@@ -37,7 +37,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for people to change a pad",
   description:
-    "Wait until a pad changes after since_revision, then return the diff and its authors (authors[].self marks your own edits, which count too). Returns at once if the pad is already past since_revision; else until 'change' returns at the next revision, 'quiet' once changes stop for quiet_ms, or at timeout_seconds (if your client times out requests at 60 s, wait less). Use it instead of polling get_document. Read-only; cancelling ends the wait.",
+    "Wait until a pad changes after since_revision, then return the diff and its authors (authors[].self marks your own edits, which count too). Returns at once if the pad is past since_revision; else until 'change' returns at the next revision, 'quiet' once changes stop for quiet_ms, or at timeout_seconds (wait less if your client times out requests at 60 s). Use it instead of polling get_document. Read-only.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
@@ -164,7 +164,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
   title: "Undo your last edit",
   description:
-    "Undo your most recent edit to a pad (from any of your write tools), keeping what people and other agents typed since; call again to go further back. Use it to take back your own change rather than editing it away; it never undoes others' edits. Asks a person first if it would delete more than half of the pad. Fails, changing nothing, when you have no edit left there or the pad's history no longer holds it.",
+    "Undo your latest edit to a pad (from any write tool), keeping what others typed since; call again to go further back. Use it to take back your own change rather than editing it away; it never undoes others' edits. Asks a person first if it would delete more than half of the pad. Fails, changing nothing, when you have no edit left there or the pad's history no longer holds it.",
   inputSchema: objectSchema({
     id: padIdSchema,
     confirm_token: confirmTokenSchema,

@@ -45,7 +45,7 @@ const languageSchema = z.string().check((context) => {
       } as it breaks the rule: a Monaco language id is 1 to 64 ASCII letters, digits, '+', '#', '.', '-' or '_', such as "markdown"`,
     });
   }
-}).describe("Monaco language id, such as 'markdown', 'python' or 'plaintext'.");
+}).describe("Monaco language id, such as 'markdown' or 'python'.");
 
 const ANNOTATIONS = {
   readOnlyHint: false,
@@ -233,7 +233,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   name: "set_language",
   title: "Set a pad's language",
   description:
-    "Set a pad's editor language (syntax highlighting) for everyone who has it open; the text stays as it is and the last writer wins. For a new pad pass language to create_document instead. An unknown id becomes an empty pad with this language.",
+    "Set a pad's editor language (syntax highlighting) for everyone who has it open; the text stays as it is and the last writer wins. For a new pad pass language to create_document. An unknown id becomes an empty pad with this language.",
   inputSchema: objectSchema({
     id: padIdSchema,
     language: languageSchema,

@@ -1,58 +1,49 @@
-// tools/list is read by the model on every connection, so its size is a
-// cost paid in every conversation. These tests keep it from creeping back:
-// a ceiling on its size for the default configuration, one for the eight
-// tools whose list was once 15,529 characters, and none of the generated
-// noise (`$schema`, meaningless integer bounds, `additionalProperties`, the
-// SDK's default `execution`) that once made up about 13% of it.
+// What a model reads of this server on every connection is a cost paid in
+// every conversation: the instructions, and each tool's name, title,
+// description and input schema. A budget pins that sum for the default
+// configuration (output schemas are not in it: clients validate with them,
+// models rarely see them), and a test keeps the generated noise (`$schema`,
+// meaningless integer bounds, `additionalProperties`, the SDK's default
+// `execution`) out of tools/list.
 
 import assert from "node:assert/strict";
 import { connect } from "../_mcp.ts";
+import { INSTRUCTIONS } from "../../mod.ts";
 
 /**
- * The most characters `JSON.stringify` of the default configuration's
- * tools/list result may have (13 tools: about 26,300 now, plus 3%). Raise
- * it only for a new tool or parameter, never for wordier descriptions.
+ * The most characters a model reads: instructions plus, per tool, name,
+ * title, description and `JSON.stringify` of the input schema. Spend it on
+ * what a model needs to call right the first time, never on repetition.
  */
-const TOOLS_LIST_CEILING = 27_100;
-
-/**
- * The eight tools whose list was 15,529 characters before the rules moved
- * to the instructions: they must stay under that, although they gained
- * idempotency keys, base revisions, conflicts and people nearby since.
- */
-const EIGHT_TOOLS = [
-  "get_document",
-  "get_document_info",
-  "get_stats",
-  "create_document",
-  "set_document",
-  "append_to_document",
-  "replace_in_document",
-  "set_language",
-];
-const EIGHT_TOOLS_CEILING = 15_529;
+const MODEL_READS_BUDGET = 13_000;
 
 async function toolsList(env: Record<string, string> = {}): Promise<string> {
   await using h = await connect({ env });
   return JSON.stringify(await h.client.listTools());
 }
 
-Deno.test("tools/list for the default configuration stays under its character ceiling", async () => {
-  const size = (await toolsList()).length;
+Deno.test("what a model reads (instructions, names, titles, descriptions, input schemas) stays within 13,000 characters", async () => {
+  const { tools } = JSON.parse(await toolsList()) as {
+    tools: {
+      name: string;
+      title?: string;
+      description?: string;
+      inputSchema: unknown;
+    }[];
+  };
+  assert.equal(tools.length, 13);
+  const parts = tools.map((tool) => ({
+    name: tool.name,
+    size: tool.name.length + (tool.title ?? "").length +
+      (tool.description ?? "").length + JSON.stringify(tool.inputSchema).length,
+  }));
+  const total = INSTRUCTIONS.length +
+    parts.reduce((sum, part) => sum + part.size, 0);
   assert.ok(
-    size <= TOOLS_LIST_CEILING,
-    `tools/list is ${size} characters, over the ceiling of ${TOOLS_LIST_CEILING}: shorten descriptions, or raise the ceiling for a new tool`,
-  );
-});
-
-Deno.test("tools/list of the eight original tools stays under the 15,529 characters it once had", async () => {
-  const listed = await toolsList({
-    RUSTPAD_ALLOW_TOOLS: EIGHT_TOOLS.join(","),
-  });
-  assert.equal(JSON.parse(listed).tools.length, EIGHT_TOOLS.length);
-  assert.ok(
-    listed.length <= EIGHT_TOOLS_CEILING,
-    `tools/list of the eight tools is ${listed.length} characters, over ${EIGHT_TOOLS_CEILING}: shorten descriptions or shared schemas`,
+    total <= MODEL_READS_BUDGET,
+    `a model reads ${total} characters, over the budget of ${MODEL_READS_BUDGET}: instructions ${INSTRUCTIONS.length}, ${
+      parts.map((part) => `${part.name} ${part.size}`).join(", ")
+    }. Say each rule once, where the model needs it`,
   );
 });
 
@@ -72,6 +63,6 @@ Deno.test("tools/list carries no $schema keys, ±(2^53-1) integer bounds, additi
   );
   assert.ok(
     !listed.includes('"execution"'),
-    "a tool has execution: wrap its registerTool in withoutTaskSupport() from src/tools/_shared.ts",
+    "a tool has execution: registerTools in src/mcp/_tools.ts removes it",
   );
 });
