@@ -1,6 +1,11 @@
 // A person and an agent in one pad, on the Rustpad-compatible server: the
-// agent's MCP calls go through the SDK client while the person types, and
-// nothing either of them writes is lost. Run with `deno task demo`.
+// agent's MCP calls go through the SDK client while a scripted person types,
+// and nothing either of them writes is lost. Then the agent keeps writing a
+// line every few seconds until Ctrl-C: open the printed URL in a browser to
+// watch it and type beside it.
+//
+//   deno task demo            runs until Ctrl-C
+//   deno task demo --once     runs the script and exits (the tests use it)
 
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,8 +19,20 @@ import {
 import { createServer, loadConfig, PadSession, TextOperation } from "../mod.ts";
 import { startPadServer } from "../src/testing/mod.ts";
 
+const once = Deno.args.includes("--once");
+const LINES = [
+  "The pad keeps every keystroke: the agent's edits are operations too.",
+  "Type anywhere above or below; the agent only ever appends here.",
+  "Open this URL in a second tab to be two people at once.",
+  "Each person has a caret in their own colour, the agent included.",
+  "Ctrl-C in the terminal stops the demo.",
+];
+
 await using pads = await startPadServer();
 console.log(`Rustpad-compatible server at ${pads.url}`);
+console.log(
+  `Open ${pads.url}/#demo in a browser to watch the agent write, and type beside it.`,
+);
 
 const server = createServer(
   loadConfig({ RUSTPAD_URL: pads.url, RUSTPAD_USER_NAME: "demo-agent" }),
@@ -75,5 +92,30 @@ await call("set_document", { id: "demo", text: "# Plan\n\nAll done.\n" });
 const final = await (await fetch(`${pads.url}/api/text/demo`)).text();
 console.log(`Final text over HTTP:\n${final}`);
 await ada.close();
+
+if (!once) {
+  console.log(
+    `\nThe agent now appends a line every 3 seconds to ${pads.url}/#demo until Ctrl-C.`,
+  );
+  const { promise: stopped, resolve: stop } = Promise.withResolvers<void>();
+  Deno.addSignalListener("SIGINT", stop);
+  for (let n = 0;; n++) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = new Promise((resolve) => timer = setTimeout(resolve, 3000));
+    if (await Promise.race([stopped.then(() => true), tick])) {
+      clearTimeout(timer);
+      break;
+    }
+    const line = LINES[n % LINES.length];
+    const result = await client.callTool({
+      name: "append_to_document",
+      arguments: { id: "demo", text: `- ${line}\n` },
+    }) as CallToolResult;
+    const length = (result.structuredContent as { length?: number })?.length;
+    console.log(`> append_to_document: ${line} (pad now ${length} long)`);
+  }
+  Deno.removeSignalListener("SIGINT", stop);
+  console.log("\nStopped.");
+}
 await client.close();
 await server.close();

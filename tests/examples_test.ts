@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 
-Deno.test("the demo runs a person and an agent in one pad and keeps both", async () => {
+Deno.test("the demo with --once runs a person and an agent in one pad, keeps both, and names the editor URL", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "-A",
       new URL("../examples/demo.ts", import.meta.url).pathname,
+      "--once",
     ],
     env: { NO_COLOR: "1" },
     stdin: "null",
@@ -15,6 +16,44 @@ Deno.test("the demo runs a person and an agent in one pad and keeps both", async
   assert.match(stdout, /Introduction\n\s*- buy milk/);
   assert.match(stdout, /\[dialog\] Replace the whole text of pad "demo"/);
   assert.match(stdout, /Final text over HTTP:\n# Plan\n\nAll done\.\n/);
+  assert.match(
+    stdout,
+    /^Open http:\/\/127\.0\.0\.1:\d+\/#demo in a browser to watch the agent write/m,
+  );
+});
+
+Deno.test("the demo without --once keeps the agent writing until Ctrl-C, then stops cleanly", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("../examples/demo.ts", import.meta.url).pathname,
+    ],
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let stdout = "";
+  while (!/> append_to_document: /.test(stdout)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    stdout += value;
+  }
+  const url = /^Open (http:\/\/\S+) in a browser/m.exec(stdout)?.[1];
+  const text = await (await fetch(url!.replace("/#", "/api/text/"))).text();
+  assert.match(text, /^# Plan\n\nAll done\.\n- The pad keeps every keystroke/);
+  child.kill("SIGINT");
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    stdout += value;
+  }
+  const status = await child.status;
+  await child.stderr.cancel();
+  assert.equal(status.code, 0);
+  assert.match(stdout, /\nStopped\.\n$/);
 });
 
 function inherited(...names: string[]): Record<string, string> {

@@ -13,7 +13,7 @@ import {
   SEARCH_PROCESS_FLAG,
 } from "../text/search_process.ts";
 import { runHttp } from "./_http_main.ts";
-import { ConfigError, configFromEnvironment } from "../config/config.ts";
+import { configure, embeddedFlagArgs } from "./_embedded.ts";
 import { parseListen } from "../config/listen.ts";
 import { usage } from "../config/usage.ts";
 import { serveStdio } from "../mcp/stdio.ts";
@@ -25,7 +25,8 @@ const USAGE_EXIT_CODE = 2;
 /**
  * Run the CLI: `--help`, `--version`, `--http [HOST:]PORT` (serve MCP over
  * Streamable HTTP until SIGTERM or SIGINT), or serve MCP over stdio until
- * stdin closes.
+ * stdin closes; `--embedded [[HOST:]PORT]` (or `RUSTPAD_URL=embedded`)
+ * runs the compatible pad server, with its web editor, in the same process.
  *
  * @param args The command-line arguments, without the program.
  * @returns The process exit code.
@@ -44,14 +45,16 @@ export async function main(args: string[]): Promise<number> {
     help?: boolean | undefined;
     version?: boolean | undefined;
     http?: string | undefined;
+    embedded?: string | undefined;
   };
   try {
     flags = parseArgs({
-      args,
+      args: embeddedFlagArgs(args),
       options: {
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
         http: { type: "string" },
+        embedded: { type: "string" },
       },
       strict: true,
       allowPositionals: false,
@@ -74,14 +77,11 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
 
-  let config;
-  try {
-    config = configFromEnvironment();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`rustpad-mcp: ${error.message}`);
-    return USAGE_EXIT_CODE;
-  }
+  const configured = await configure(flags.embedded);
+  if (typeof configured === "number") return configured;
+  const { config } = configured;
+  // Stops the embedded pad server, if any, however main returns.
+  await using embedded = configured.embedded;
 
   let listen = config.listen;
   if (flags.http !== undefined) {
@@ -96,6 +96,7 @@ export async function main(args: string[]): Promise<number> {
     }
   }
   if (listen !== undefined) return await runHttp(config, listen);
+  embedded?.exitOnSignal();
 
   return await serveStdio(config);
 }

@@ -17,6 +17,7 @@ import {
   toolListValue,
   urlValue,
 } from "./_parse.ts";
+import { EMBEDDED_VARIABLES } from "./_embedded_variables.ts";
 import { HTTP_VARIABLES } from "./_http_variables.ts";
 import type { Settings, Variable } from "./settings.ts";
 import { ESSENTIAL_TOOLS, READ_TOOLS, TOOL_NAMES } from "./tool_names.ts";
@@ -32,7 +33,7 @@ export const VARIABLES: {
   rustpadUrl: {
     name: "RUSTPAD_URL",
     meaning:
-      "Base URL of the Rustpad server: http or https, no query, fragment or credentials; a path prefix is kept.",
+      "Base URL of the Rustpad server: http or https, no query, fragment or credentials; a path prefix is kept. The word embedded starts the project's compatible pad server in this process instead, as --embedded does.",
     default: DEFAULT_URL,
     parse: urlValue(DEFAULT_URL),
   },
@@ -111,4 +112,5 @@ export const VARIABLES: {
     }),
   },
   ...HTTP_VARIABLES,
+  ...EMBEDDED_VARIABLES,
 };

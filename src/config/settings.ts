@@ -114,6 +114,20 @@ export interface Config {
    * @default {undefined (32 random bytes per process)}
    */
   readonly confirmSecret: Uint8Array | undefined;
+  /**
+   * Whether the embedded pad server (`--embedded`) may listen on an address
+   * other than loopback.
+   *
+   * @default {false}
+   */
+  readonly embeddedPublic: boolean;
+  /**
+   * The SQLite file the embedded pad server persists pads in; memory only
+   * when unset.
+   *
+   * @default {undefined}
+   */
+  readonly embeddedDatabase: string | undefined;
 }
 
 /** One environment variable and how to read it. */

@@ -5,8 +5,9 @@ import { parseArgs } from "node:util";
 const USAGE =
   `Usage: deno run -A src/testing/pad_server.ts [--port N] [--hostname H]
 
-Serve a Rustpad-compatible pad server in memory, without persistence. Prints
-its URL on one line, then serves until SIGINT or SIGTERM.
+Serve a Rustpad-compatible pad server in memory, without persistence, with
+its web editor at every path outside /api/ (open the URL in a browser).
+Prints its URL on one line, then serves until SIGINT or SIGTERM.
 
 Options:
   --port N        port to listen on; 0 picks a free one (default: 0)
@@ -52,10 +53,17 @@ export async function main(
     );
     return 2;
   }
-  const server = await start({
-    port,
-    ...(values.hostname === undefined ? {} : { hostname: values.hostname }),
-  });
+  const hostname = values.hostname ?? "127.0.0.1";
+  let server;
+  try {
+    server = await start({ port, hostname });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    console.error(
+      `error: Cannot listen on ${hostname}:${port} as the address is in use: choose another port, or 0 for a free one`,
+    );
+    return 2;
+  }
   console.log(server.url);
   const signals: Deno.Signal[] = Deno.build.os === "windows"
     ? ["SIGINT", "SIGBREAK"]

@@ -2,6 +2,7 @@
 // answers, apart from the socket handling.
 
 import { checkPadId } from "../rustpad/pad_id.ts";
+import { EDITOR_PAGE, EDITOR_PAGE_ETAG } from "./_editor_page.ts";
 
 export const TEXT_PLAIN = "text/plain; charset=utf-8";
 const PAD_ROUTE = /^\/api\/(text|socket)\/([^/]+)$/;
@@ -11,11 +12,19 @@ export type Route =
   | { kind: "stats" }
   | { kind: "text"; padId: string }
   | { kind: "socket"; padId: string }
+  | { kind: "page" }
   | { kind: "not-found" };
 
 /** Which route `request` is, as the real server's router sees it. */
 export function routeOf(request: Request): Route {
   const { pathname } = new URL(request.url);
+  const api = pathname === "/api" || pathname.startsWith("/api/");
+  // The editor page, as the real server serves its web client outside /api/.
+  if (!api) {
+    return request.method === "GET" || request.method === "HEAD"
+      ? { kind: "page" }
+      : { kind: "not-found" };
+  }
   if (request.method !== "GET") return { kind: "not-found" };
   if (pathname === "/api/stats") return { kind: "stats" };
   const match = PAD_ROUTE.exec(pathname);
@@ -77,4 +86,40 @@ function decode(segment: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+const PAGE_BYTES = new TextEncoder().encode(EDITOR_PAGE);
+const PAGE_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-cache",
+  etag: EDITOR_PAGE_ETAG,
+  vary: "accept-encoding",
+  // Everything the page needs comes from this server.
+  "content-security-policy":
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:",
+};
+let gzipped: Uint8Array<ArrayBuffer> | undefined;
+let compressing: Promise<void> | undefined;
+
+/**
+ * The editor page, or `304` when the browser has this one already. It is
+ * compressed once, on the first request, and sent compressed from then on
+ * to browsers that accept gzip.
+ */
+export function pageResponse(request: Request): Response {
+  if (request.headers.get("if-none-match") === EDITOR_PAGE_ETAG) {
+    return new Response(null, { status: 304, headers: PAGE_HEADERS });
+  }
+  compressing ??= new Response(
+    new Blob([PAGE_BYTES]).stream().pipeThrough(new CompressionStream("gzip")),
+  ).bytes().then((bytes) => void (gzipped = bytes));
+  const gzip = gzipped !== undefined &&
+    /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+  const body = request.method === "HEAD" ? null : gzip ? gzipped! : PAGE_BYTES;
+  return new Response(body, {
+    status: 200,
+    headers: gzip
+      ? { ...PAGE_HEADERS, "content-encoding": "gzip" }
+      : PAGE_HEADERS,
+  });
 }

@@ -36,6 +36,8 @@ export class Room {
   readonly connections: Set<Connection> = new Set();
   /** The revision last written to the database (0: never). */
   persistedRevision = 0;
+  /** When a socket last opened it (`Date.now()`), for expiry. */
+  lastAccessed: number = Date.now();
   /** Per user id, what its connection sent that was handled. */
   readonly counts: Map<number, UserCounts> = new Map();
   readonly #context: RoomContext;

@@ -6,7 +6,7 @@ import type { Connection } from "./_connection.ts";
 import type { Faults } from "./_fault_queue.ts";
 import { Room } from "./_room.ts";
 import { StepScheduler } from "./_scheduler.ts";
-import type { PadDatabase } from "./pad_database.ts";
+import type { PadStorage } from "./pad_database.ts";
 
 /** Sockets, pads and timers of one pad server. */
 export class SocketHub {
@@ -26,7 +26,7 @@ export class SocketHub {
   }
 
   /** The pad in memory, loaded from `database` (or empty) if it is not. */
-  openRoom(padId: string, database: PadDatabase | null): Room {
+  openRoom(padId: string, database: PadStorage | null): Room {
     let room = this.#rooms.get(padId);
     if (room === undefined) {
       room = new Room(padId, database?.get(padId), {

@@ -1,9 +1,10 @@
 /**
- * Test helpers: a Rustpad-compatible pad server in memory that matches the
- * real server frame for frame, with an in-memory stand-in for its
- * persistence, the real server's 16-message metadata queue, and fault
- * injection (slow frames, dropped, stalled or late edits, late departures,
- * a connection cut mid-history, malformed frames, slow sockets).
+ * Test helpers: a Rustpad-compatible pad server that matches the real
+ * server frame for frame and serves a web editor at every path outside
+ * `/api/`; its persistence in memory or in SQLite; the real server's
+ * 16-message metadata queue; and fault injection (slow frames, dropped,
+ * stalled or late edits, late departures, a connection cut mid-history,
+ * malformed frames, slow sockets).
  *
  * ```ts
  * import { startPadServer } from "@rustpad-mcp/server/testing";
@@ -30,7 +31,12 @@ export type {
   StallNextEditOptions,
 } from "./faults.ts";
 export { FaultInjector } from "./fault_injection.ts";
-export { PadDatabase, type PersistedPad } from "./pad_database.ts";
+export {
+  PadDatabase,
+  type PadStorage,
+  type PersistedPad,
+} from "./pad_database.ts";
+export { SqlitePadDatabase } from "./sqlite_pad_database.ts";
 export {
   type HostileMode,
   HostileServer,

@@ -17,6 +17,19 @@ export interface PersistedPad {
 }
 
 /**
+ * Where a pad server persists pads: {@linkcode PadDatabase} in memory, or
+ * {@linkcode SqlitePadDatabase} in a file as the real server does.
+ */
+export interface PadStorage {
+  /** Number of pads stored: the real server's `database_size`. */
+  readonly size: number;
+  /** The stored pad, or `undefined` if there is none. */
+  get(padId: string): PersistedPad | undefined;
+  /** Store a pad, replacing what was stored under its id. */
+  set(padId: string, pad: PersistedPad): void;
+}
+
+/**
  * Pads as the real server persists them: a map of pad id to text and
  * language. A pad server snapshots into it, reads pads from it that are not
  * in memory, and counts it for `database_size` in `/api/stats`.
@@ -34,7 +47,7 @@ export interface PersistedPad {
  * await again.close();
  * ```
  */
-export class PadDatabase {
+export class PadDatabase implements PadStorage {
   readonly #pads = new Map<string, PersistedPad>();
 
   /**

@@ -3,7 +3,11 @@
  * routes and speaks the WebSocket protocol of the real Rustpad server frame
  * for frame, drops a connection that falls more than 16 messages behind the
  * pad's metadata queue as the real one does, and can inject faults (see
- * {@linkcode FaultInjector}).
+ * {@linkcode FaultInjector}). Every other path answers its web editor (the
+ * pad of the URL's `#id`, live, with the people in it), so a person can
+ * watch and type beside an agent. Pads persist into a `PadDatabase` or a
+ * `SqlitePadDatabase` when one is given, and leave memory after
+ * `expiryDays` without a socket opening them, as on the real server.
  *
  * Run it on its own with
  * `deno run -A src/testing/pad_server.ts [--port N] [--hostname H]`: it
@@ -13,15 +17,26 @@
  */
 
 import { main } from "./_cli.ts";
-import { refuseUpgrade, reply, routeOf, TEXT_PLAIN } from "./_http.ts";
+import {
+  pageResponse,
+  refuseUpgrade,
+  reply,
+  routeOf,
+  TEXT_PLAIN,
+} from "./_http.ts";
 import { attachState, noFaults } from "./_fault_queue.ts";
 import type { Room } from "./_room.ts";
 import { SocketHub } from "./_socket_hub.ts";
 import { FaultInjector } from "./fault_injection.ts";
-import { PadDatabase } from "./pad_database.ts";
-import type { PadServerOptions } from "./pad_server_options.ts";
+import { expireRooms, persistRoom } from "./_persister.ts";
+import { PadDatabase, type PadStorage } from "./pad_database.ts";
+import { type PadServerOptions, timings } from "./pad_server_options.ts";
 
-export { PadDatabase, type PersistedPad } from "./pad_database.ts";
+export {
+  PadDatabase,
+  type PadStorage,
+  type PersistedPad,
+} from "./pad_database.ts";
 export type { PadServerOptions } from "./pad_server_options.ts";
 export type {
   CloseNextConnectOptions,
@@ -62,12 +77,13 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   readonly url: string;
   /** The port listened on. */
   readonly port: number;
-  /** The persistence stand-in, or `null` when nothing is persisted. */
-  readonly database: PadDatabase | null;
+  /** Where pads persist, or `null` when nothing is persisted. */
+  readonly database: PadStorage | null;
 
   readonly #http: Deno.HttpServer<Deno.NetAddr>;
   readonly #startTime: number;
   readonly #snapshotTimer: ReturnType<typeof setInterval> | undefined;
+  readonly #cleanupTimer: ReturnType<typeof setInterval>;
   readonly #hub: SocketHub;
   readonly #rooms: Map<string, Room>;
   #closing: Promise<void> | undefined;
@@ -76,18 +92,14 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    * Start listening at once. {@linkcode startPadServer} does the same.
    *
    * @param options Where to listen, what is persisted.
-   * @throws {RangeError} If `snapshotIntervalMs` is negative or not finite.
+   * @throws {RangeError} If `snapshotIntervalMs` is negative or not
+   * finite, or `expiryDays` or `cleanupIntervalMs` not positive.
    * @throws {TypeError} If a pad id in `pads` is not a valid pad id.
    * @throws {Deno.errors.AddrInUse} If the port is taken.
    */
   constructor(options: PadServerOptions = {}) {
     super();
-    const interval = options.snapshotIntervalMs ?? 3000;
-    if (!Number.isFinite(interval) || interval < 0) {
-      throw new RangeError(
-        `Cannot snapshot pads as the interval is not a non-negative number of milliseconds: current value is ${interval}`,
-      );
-    }
+    const { interval, maxIdleMs, cleanupMs } = timings(options);
     let database = options.database ?? null;
     if (options.pads !== undefined) {
       database ??= new PadDatabase();
@@ -114,6 +126,11 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     if (database !== null && interval > 0) {
       this.#snapshotTimer = setInterval(() => this.snapshot(), interval);
     }
+    this.#cleanupTimer = setInterval(
+      () => expireRooms(this.#rooms, database, maxIdleMs, Date.now()),
+      // setInterval takes at most 2^31-1 ms.
+      Math.min(cleanupMs, 2 ** 31 - 1),
+    );
   }
 
   /**
@@ -167,13 +184,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    */
   snapshot(): void {
     if (this.database === null) return;
-    for (const entry of this.#rooms.values()) {
-      const revision = entry.pad.revision;
-      if (revision > entry.persistedRevision) {
-        this.database.set(entry.id, entry.pad.toPersisted());
-        entry.persistedRevision = revision;
-      }
-    }
+    for (const room of this.#rooms.values()) persistRoom(room, this.database);
   }
 
   /**
@@ -219,6 +230,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
 
   async #shutDown(): Promise<void> {
     clearInterval(this.#snapshotTimer);
+    clearInterval(this.#cleanupTimer);
     this.#hub.stop();
     await this.#hub.closeSockets();
     await this.#http.shutdown();
@@ -242,6 +254,8 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
         return reply(200, this.text(route.padId), TEXT_PLAIN);
       case "socket":
         return this.#upgrade(request, route.padId);
+      case "page":
+        return pageResponse(request);
       default:
         return reply(404, "Not found", TEXT_PLAIN);
     }
@@ -257,7 +271,9 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
       return reply(400, (error as Error).message, TEXT_PLAIN);
     }
     // As on the real server, the pad exists from the upgrade request on.
-    this.#hub.watch(upgrade.socket, this.#hub.openRoom(padId, this.database));
+    const room = this.#hub.openRoom(padId, this.database);
+    room.lastAccessed = Date.now();
+    this.#hub.watch(upgrade.socket, room);
     return upgrade.response;
   }
 }

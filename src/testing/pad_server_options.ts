@@ -1,11 +1,11 @@
 /**
- * How to start a pad server: where it listens, what it persists, and the
- * seed of its connections' choices.
+ * How to start a pad server: where it listens, what it persists, when pads
+ * expire, and the seed of its connections' choices.
  *
  * @module
  */
 
-import type { PadDatabase } from "./pad_database.ts";
+import type { PadStorage } from "./pad_database.ts";
 
 /** How to start a `PadServer`. */
 export interface PadServerOptions {
@@ -30,11 +30,13 @@ export interface PadServerOptions {
    */
   pads?: Record<string, { text: string; language?: string | null }>;
   /**
-   * The persistence stand-in: pads not in memory are read from it, and
-   * changed pads are snapshotted into it. Without it (and without `pads`)
+   * Where pads persist: pads not in memory are read from it, and changed
+   * pads are snapshotted into it. A `PadDatabase` keeps them in memory (a
+   * restart is a second server on the same one), a `SqlitePadDatabase` in
+   * a file, as the real server does. Without it (and without `pads`)
    * nothing is persisted and `database_size` is 0.
    */
-  database?: PadDatabase;
+  database?: PadStorage;
   /**
    * How often to snapshot pads whose revision changed into the database, in
    * milliseconds; `0` snapshots only when `PadServer.snapshot` is
@@ -43,6 +45,22 @@ export interface PadServerOptions {
    * @default {3000}
    */
   snapshotIntervalMs?: number;
+  /**
+   * Days without a socket opening a pad before it leaves memory, as the
+   * real server's `EXPIRY_DAYS`: its sockets are closed, and with
+   * persistence it is written once more and read back when opened again;
+   * without it, it is gone. Fractions are allowed (for tests).
+   *
+   * @default {1}
+   */
+  expiryDays?: number;
+  /**
+   * How often expired pads are looked for, in milliseconds; the real
+   * server looks hourly.
+   *
+   * @default {3600000}
+   */
+  cleanupIntervalMs?: number;
   /**
    * The `start_time` reported by `/api/stats`, in seconds since the Unix
    * epoch.
@@ -58,4 +76,57 @@ export interface PadServerOptions {
    * @default {1}
    */
   seed?: number;
+}
+
+/** The intervals a pad server runs on, in milliseconds, checked. */
+export interface Timings {
+  /** Between snapshots; 0: only when asked. */
+  readonly interval: number;
+  /** Idle time after which a pad leaves memory. */
+  readonly maxIdleMs: number;
+  /** Between looks for expired pads. */
+  readonly cleanupMs: number;
+}
+
+/**
+ * The intervals of `options`, with their defaults.
+ *
+ * @param options The options.
+ * @returns The intervals.
+ * @throws {RangeError} If `snapshotIntervalMs` is negative or not finite,
+ * or `expiryDays` or `cleanupIntervalMs` not a positive number.
+ *
+ * @example
+ * ```ts
+ * import { timings } from "./pad_server_options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(timings({ expiryDays: 2 }), {
+ *   interval: 3000,
+ *   maxIdleMs: 172_800_000,
+ *   cleanupMs: 3_600_000,
+ * });
+ * ```
+ */
+export function timings(options: PadServerOptions): Timings {
+  const interval = options.snapshotIntervalMs ?? 3000;
+  if (!Number.isFinite(interval) || interval < 0) {
+    throw new RangeError(
+      `Cannot snapshot pads as the interval is not a non-negative number of milliseconds: current value is ${interval}`,
+    );
+  }
+  const expiryDays = options.expiryDays ?? 1;
+  const cleanupMs = options.cleanupIntervalMs ?? 3_600_000;
+  const positive: [string, number][] = [
+    ["expiry days", expiryDays],
+    ["cleanup interval in milliseconds", cleanupMs],
+  ];
+  for (const [what, value] of positive) {
+    if (!(value > 0) || !Number.isFinite(value)) {
+      throw new RangeError(
+        `Cannot expire pads as the ${what} is not a positive number: current value is ${value}`,
+      );
+    }
+  }
+  return { interval, maxIdleMs: expiryDays * 86_400_000, cleanupMs };
 }

@@ -241,6 +241,7 @@ Deno.test("loadConfig() reads every variable at once", () => {
     RUSTPAD_USER_NAME: "Agent",
     RUSTPAD_USER_HUE: "120",
     RUSTPAD_TIMEOUT_MS: "5000",
+    RUSTPAD_EMBEDDED_DB: "pads.sqlite",
   });
   assert.deepEqual({
     ...config,
@@ -269,5 +270,7 @@ Deno.test("loadConfig() reads every variable at once", () => {
     sessionIdleS: 1800,
     maxSessions: 1000,
     confirmSecret: undefined,
+    embeddedPublic: false,
+    embeddedDatabase: "pads.sqlite",
   });
 });

@@ -21,6 +21,8 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
     "RUSTPAD_MCP_SESSION_IDLE_S",
     "RUSTPAD_MCP_MAX_SESSIONS",
     "RUSTPAD_CONFIRM_SECRET",
+    "RUSTPAD_EMBEDDED_PUBLIC",
+    "RUSTPAD_EMBEDDED_DB",
   ]);
   const defaults = Object.fromEntries(
     CONFIG_VARIABLES.map((v) => [v.name, v.default]),
@@ -34,6 +36,8 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
   assert.equal(defaults.RUSTPAD_CONFIRM, "destructive");
   assert.equal(defaults.RUSTPAD_MCP_SESSION_IDLE_S, "1800");
   assert.equal(defaults.RUSTPAD_MCP_MAX_SESSIONS, "1000");
+  assert.equal(defaults.RUSTPAD_EMBEDDED_PUBLIC, "false");
+  assert.equal(defaults.RUSTPAD_EMBEDDED_DB, "unset (memory only)");
   for (const variable of CONFIG_VARIABLES) {
     assert.ok(variable.meaning.length > 0);
   }

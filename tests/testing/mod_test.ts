@@ -11,6 +11,7 @@ Deno.test("testing/mod.ts is the package's ./testing export and exports the pad 
     "HostileServer",
     "PadDatabase",
     "PadServer",
+    "SqlitePadDatabase",
     "startHostileServer",
     "startPadServer",
   ]);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { startPadServer } from "../../src/testing/mod.ts";
 
 const SCRIPT = new URL("../../src/testing/pad_server.ts", import.meta.url);
 
@@ -52,4 +53,18 @@ Deno.test("pad_server.ts refuses a port that is not a number", async () => {
     new TextDecoder().decode(stderr),
     /Cannot listen as the port is not an integer/,
   );
+});
+
+Deno.test("pad_server.ts on a port in use says so in one line and exits with code 2", async () => {
+  await using taken = await startPadServer();
+  const { code, stdout, stderr } = await padServerCommand(
+    "--port",
+    String(taken.port),
+  ).output();
+  const lines = new TextDecoder().decode(stderr).trim().split("\n");
+  assert.equal(code, 2);
+  assert.equal(new TextDecoder().decode(stdout), "");
+  assert.deepEqual(lines, [
+    `error: Cannot listen on 127.0.0.1:${taken.port} as the address is in use: choose another port, or 0 for a free one`,
+  ]);
 });

@@ -102,10 +102,12 @@ Deno.test("PadServer restores an empty persisted pad as one empty insert", async
   }
 });
 
-Deno.test("PadServer answers 404, and 400 to a socket route without an upgrade or with a bad pad id", async () => {
+Deno.test("PadServer answers 404 under /api/, and 400 to a socket route without an upgrade or with a bad pad id", async () => {
   const server = await startPadServer();
   try {
-    for (const path of ["/", "/api/stats/", "/api/text/", "/api/text/a/b"]) {
+    for (
+      const path of ["/api", "/api/stats/", "/api/text/", "/api/text/a/b"]
+    ) {
       const { status, type } = await get(server, path);
       assert.deepEqual({ path, status, type }, {
         path,

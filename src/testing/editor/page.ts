@@ -1,0 +1,256 @@
+/// <reference lib="dom" />
+/**
+ * The editor page the compatible pad server serves at every path outside
+ * `/api/`: the pad named by the URL's `#id` in CodeMirror, with the people
+ * in it, their carets, the language and the connection. `deno task bundle`
+ * bundles it for the browser into `../_editor_page.ts`.
+ *
+ * @module
+ */
+
+import { Annotation, EditorState } from "@codemirror/state";
+import {
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  keymap,
+  lineNumbers,
+} from "@codemirror/view";
+import { PAD_ID_PATTERN } from "../../rustpad/pad_id.ts";
+import type { UserId } from "../../rustpad/protocol.ts";
+import { peerDecorations, showPeers } from "./_cursors.ts";
+import { type ConnectionStatus, PadClient, type Peer } from "./pad_client.ts";
+import { UndoStack } from "./undo_stack.ts";
+import {
+  fromUtf16Changes,
+  toCodePointOffset,
+  toUtf16Changes,
+  type Utf16Change,
+} from "./units.ts";
+import type { TextOperation } from "../../ot/operation.ts";
+
+const LANGUAGES = [
+  "plaintext",
+  "markdown",
+  "javascript",
+  "typescript",
+  "json",
+  "python",
+  "rust",
+  "go",
+  "java",
+  "c",
+  "cpp",
+  "csharp",
+  "html",
+  "css",
+  "shell",
+  "sql",
+  "yaml",
+];
+const ANIMALS = ["Hippo", "Otter", "Heron", "Lynx", "Badger", "Gecko", "Ibis"];
+
+/** Why a change was made: typed, remote, or an undo or redo. */
+const origin = Annotation.define<"remote" | "undo" | "redo">();
+
+const element = <T extends HTMLElement>(id: string) =>
+  document.getElementById(id) as T;
+
+/** The pad in the URL, or a new random one written into it. */
+function padId(): string {
+  let id = "";
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch { /* a malformed escape: not a pad id */ }
+  if (PAD_ID_PATTERN.test(id) && id !== "." && id !== "..") return id;
+  const fresh = Array.from(
+    crypto.getRandomValues(new Uint8Array(6)),
+    (byte) => "abcdefghijklmnopqrstuvwxyz0123456789"[byte % 36],
+  ).join("");
+  history.replaceState(null, "", `#${fresh}`);
+  return fresh;
+}
+
+/** This person's name and colour, kept across visits. */
+function person(): { name: string; hue: number } {
+  try {
+    const saved = JSON.parse(localStorage.getItem("rustpad-user") ?? "");
+    if (typeof saved.name === "string" && Number.isInteger(saved.hue)) {
+      return saved;
+    }
+  } catch { /* a first visit */ }
+  const random = crypto.getRandomValues(new Uint32Array(2));
+  return {
+    name: `Anonymous ${ANIMALS[random[0]! % ANIMALS.length]}`,
+    hue: random[1]! % 360,
+  };
+}
+
+const id = padId();
+let user = person();
+const undo = new UndoStack();
+const statusLabel: Record<ConnectionStatus, string> = {
+  connecting: "Connecting…",
+  connected: "Connected",
+  disconnected: "Disconnected, reconnecting…",
+};
+let firstText = true;
+
+element("pad-id").textContent = id;
+const nameInput = element<HTMLInputElement>("name");
+nameInput.value = user.name;
+const select = element<HTMLSelectElement>("language");
+for (const language of LANGUAGES) select.add(new Option(language, language));
+
+const client = new PadClient({
+  url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}` +
+    `/api/socket/${encodeURIComponent(id)}`,
+  user,
+  events: {
+    remote: (operation, before) => applyRemote(operation, before),
+    peers: () => scheduleRender(),
+    language(language) {
+      if (![...select.options].some((option) => option.value === language)) {
+        select.add(new Option(language, language));
+      }
+      select.value = language;
+    },
+    status(status) {
+      const label = element("status");
+      label.textContent = statusLabel[status];
+      label.dataset.status = status;
+      element("reconnect").hidden = status !== "disconnected";
+      if (status === "connected" && firstText) {
+        firstText = false;
+        performance.mark("rustpad:first-text");
+      }
+      scheduleRender();
+    },
+  },
+});
+
+const view = new EditorView({
+  parent: element("editor"),
+  state: EditorState.create({
+    doc: "",
+    extensions: [
+      lineNumbers(),
+      drawSelection(),
+      highlightActiveLine(),
+      EditorView.lineWrapping,
+      peerDecorations,
+      keymap.of([
+        { key: "Mod-z", run: () => step(undo.undo(), "undo") },
+        { key: "Mod-y", run: () => step(undo.redo(), "redo") },
+        { key: "Mod-Shift-z", run: () => step(undo.redo(), "redo") },
+        {
+          key: "Enter",
+          run: (editor) => {
+            editor.dispatch(editor.state.replaceSelection("\n"), {
+              scrollIntoView: true,
+            });
+            return true;
+          },
+        },
+      ]),
+      EditorView.updateListener.of((update) => {
+        for (const transaction of update.transactions) {
+          const kind = transaction.annotation(origin);
+          if (!transaction.docChanged || kind === "remote") continue;
+          const changes: Utf16Change[] = [];
+          transaction.changes.iterChanges((from, to, _b, _e, inserted) =>
+            changes.push({ from, to, insert: inserted.toString() })
+          );
+          const before = client.text;
+          const operation = fromUtf16Changes(before, changes);
+          if (kind === "undo") undo.pushRedo(operation, before);
+          else if (kind === "redo") undo.pushUndo(operation, before);
+          else undo.record(operation, before);
+          client.edit(operation);
+        }
+        if (update.selectionSet || update.docChanged) scheduleCursor();
+      }),
+    ],
+  }),
+});
+
+/** Apply an undo or redo as a local change. */
+function step(
+  operation: TextOperation | undefined,
+  kind: "undo" | "redo",
+): boolean {
+  if (operation === undefined) return true;
+  view.dispatch({
+    changes: toUtf16Changes(operation, client.text),
+    annotations: origin.of(kind),
+    scrollIntoView: true,
+  });
+  return true;
+}
+
+function applyRemote(operation: TextOperation, before: string): void {
+  undo.transform(operation);
+  view.dispatch({
+    changes: toUtf16Changes(operation, before),
+    annotations: origin.of("remote"),
+  });
+}
+
+let renderQueued = false;
+/** Redraw carets and people once the current update is over. */
+function scheduleRender(): void {
+  if (renderQueued) return;
+  renderQueued = true;
+  queueMicrotask(() => {
+    renderQueued = false;
+    showPeers(view, client.text, client.peers);
+    renderPeople(client.peers);
+  });
+}
+
+let cursorTimer: ReturnType<typeof setTimeout> | undefined;
+/** Send this caret at most every 50 ms: the server's queue holds 16. */
+function scheduleCursor(): void {
+  cursorTimer ??= setTimeout(() => {
+    cursorTimer = undefined;
+    const text = client.text;
+    const count = (offset: number) => toCodePointOffset(text, offset);
+    const { ranges, main } = view.state.selection;
+    client.setCursor({
+      cursors: [count(main.head)],
+      selections: ranges.filter((range) => !range.empty).map((
+        range,
+      ) => [count(range.from), count(range.to)]),
+    });
+  }, 50);
+}
+
+function renderPeople(peers: ReadonlyMap<UserId, Peer>): void {
+  const list = element("people");
+  const items = [{ name: `${user.name} (you)`, hue: user.hue }];
+  for (const { info } of peers.values()) items.push(info);
+  list.replaceChildren(...items.map(({ name, hue }) => {
+    const item = document.createElement("li");
+    item.style.setProperty("--hue", String(hue % 360));
+    item.textContent = name;
+    return item;
+  }));
+  element("count").textContent = String(items.length);
+}
+
+select.addEventListener("change", () => client.setLanguage(select.value));
+nameInput.addEventListener("change", () => {
+  const name = nameInput.value.trim();
+  if (name === "") return void (nameInput.value = user.name);
+  user = { name, hue: user.hue };
+  localStorage.setItem("rustpad-user", JSON.stringify(user));
+  client.setUser(user);
+  scheduleRender();
+});
+element("reconnect").addEventListener("click", () => client.reconnect());
+addEventListener("hashchange", () => location.reload());
+// Leaving with edits the server has not acknowledged would lose them.
+addEventListener("beforeunload", (event) => {
+  if (client.pending) event.preventDefault();
+});
+view.focus();
