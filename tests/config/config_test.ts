@@ -268,6 +268,10 @@ Deno.test("loadConfig() reads every variable at once", () => {
     allowedOrigins: [],
     sessionIdleS: 1800,
     maxSessions: 1000,
+    maxConnections: 1024,
+    requestTimeoutMs: 10_000,
+    keepAliveTimeoutMs: 5000,
+    maxMessageBytes: 8_388_608,
     confirmSecret: undefined,
   });
 });
