@@ -25,6 +25,9 @@ import {
 
 /** A write that moves no byte for this long means the peer is gone. */
 const WRITE_STALL_MS = 60_000;
+/** How long, and for how many bytes, a close waits out an unread body. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 4 * 1024 * 1024;
 /** How many distinct refusals a listener keeps serialized. */
 const MAX_KEPT_REFUSALS = 32;
 
@@ -53,6 +56,8 @@ export class Http1Connection {
   #closed = false;
   #draining = false;
   #onClose: (() => void) | undefined;
+  /** Whether the last request's body may still be arriving. */
+  #unreadBody = false;
   /** Whether no request is being handled, so closing loses nothing. */
   idle = true;
   /** Settles once the connection is closed and nothing is in flight. */
@@ -91,11 +96,29 @@ export class Http1Connection {
         const head = await this.#readHead(first);
         if (head === undefined || !await this.#exchange(head)) break;
       }
+      if (this.#unreadBody && !this.#closed) await this.#linger();
     } catch {
       // The socket failed or was closed: nothing more to answer.
     } finally {
       this.close();
       await this.#reader.settled();
+    }
+  }
+
+  /**
+   * Close gently after answering a request whose body was not read (413,
+   * 401...): send FIN, then drop what the client still sends for a while,
+   * so its kernel gets no reset that could discard our answer unread.
+   */
+  async #linger(): Promise<void> {
+    const timer = setTimeout(() => this.close(), LINGER_MS);
+    try {
+      await this.#conn.closeWrite();
+      await this.#reader.discard(LINGER_BYTES);
+    } catch {
+      // Closed meanwhile: nothing to wait for.
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -156,6 +179,7 @@ export class Http1Connection {
   /** Handle one request; whether the connection may serve another. */
   async #exchange(head: RequestHead): Promise<boolean> {
     const { budget, maxBodyBytes } = this.#options;
+    this.#unreadBody = head.body.kind !== "none";
     if (head.body.kind === "length" && head.body.length > maxBodyBytes) {
       await this.#refuse(413, tooLarge(maxBodyBytes, head.body.length).message);
       return false;
@@ -179,6 +203,7 @@ export class Http1Connection {
         },
         onEnd: () => {
           bodyDone = true;
+          this.#unreadBody = false;
           clearTimeout(this.#timer);
         },
       })

@@ -113,6 +113,24 @@ export class ConnectionReader {
     this.#interrupt.reject(reason);
   }
 
+  /**
+   * Drop buffered and arriving bytes until the peer closes or `maxBytes`
+   * went by, interrupted or not; for a close that lets the peer read the
+   * answer first.
+   */
+  async discard(maxBytes: number): Promise<void> {
+    let dropped = this.#buffer.length;
+    this.#buffer = new Uint8Array(0);
+    while (!this.ended && dropped <= maxBytes) {
+      this.#reading ??= this.#read(BODY_READ_BYTES).finally(() => {
+        this.#reading = undefined;
+      });
+      if (!await this.#reading) return;
+      dropped += this.#buffer.length;
+      this.#buffer = new Uint8Array(0);
+    }
+  }
+
   /** Rejects with the reason given to {@linkcode interrupt}. */
   whenInterrupted(): Promise<never> {
     return this.#interrupt.promise;

@@ -1,9 +1,11 @@
 // The HTTP server's own accept loop. Deno.serve (2.9) never closes a
 // connection that stops halfway through its head, and its listener ends the
-// server on the first accept error, such as EMFILE at the file limit; so
-// the server accepts TCP itself, counts connections (closing those past
-// the cap at once), survives accept errors with a backoff, and serves each
-// connection with deadlines (_http1_connection.ts).
+// server on the first accept error, such as EMFILE at the file limit;
+// node:http honours headersTimeout and the like, but its accept loop stops
+// for good after EMFILE. So the server accepts TCP itself (Deno.listen,
+// whose accept fails and then works again), counts connections (closing
+// those past the cap at once), survives accept errors with a backoff, and
+// serves each connection with deadlines (_http1_connection.ts).
 
 import { ByteBudget } from "./_http1_budget.ts";
 import {
@@ -33,8 +35,15 @@ const MAX_BACKOFF_MS = 1000;
  * undefined where it cannot be read or is unlimited.
  */
 export function openFileLimit(): number | undefined {
+  const path = "/proc/self/limits";
   try {
-    const limits = Deno.readTextFileSync("/proc/self/limits");
+    // Never prompt for it: without read permission, just do without.
+    if (
+      Deno.permissions.querySync({ name: "read", path }).state !== "granted"
+    ) {
+      return undefined;
+    }
+    const limits = Deno.readTextFileSync(path);
     const match = /^Max open files\s+(\d+)/m.exec(limits);
     return match?.[1] === undefined ? undefined : Number(match[1]);
   } catch {

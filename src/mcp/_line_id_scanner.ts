@@ -31,7 +31,25 @@ export class LineIdScanner {
   /** Scan the next bytes of the line. */
   scan(bytes: Uint8Array): void {
     this.bytes += bytes.length;
-    for (const byte of bytes) this.#step(byte);
+    for (let i = 0; i < bytes.length; i++) {
+      // Inside a string nothing is kept (a deep value, not the id): jump
+      // to the next quote or backslash, so long texts cost a native search.
+      if (
+        this.#inString && !this.#escaped && this.#key === undefined &&
+        this.#idToken === undefined
+      ) {
+        const quote = bytes.indexOf(QUOTE, i);
+        const backslash = bytes.indexOf(BACKSLASH, i);
+        const next = quote === -1
+          ? backslash
+          : backslash === -1
+          ? quote
+          : Math.min(quote, backslash);
+        if (next === -1) return;
+        i = next;
+      }
+      this.#step(bytes[i]!);
+    }
   }
 
   #step(byte: number): void {
