@@ -55,7 +55,9 @@ export class LineTransport implements Transport {
   }
 
   start(): Promise<void> {
-    void this.#pump();
+    // Read from the next task on, as stdin's data events would: whoever
+    // connected gets to wrap onmessage first (PendingRequests does).
+    setTimeout(() => void this.#pump(), 0);
     return Promise.resolve();
   }
 
