@@ -178,18 +178,32 @@ export interface CliServer extends AsyncDisposable {
   exited(): Promise<number>;
 }
 
-/** `deno run -A mod.ts --http 127.0.0.1:0` with `env`; resolves once listening. */
+/**
+ * `deno run -A mod.ts --http 127.0.0.1:0` with `env`; resolves once
+ * listening. With `fileLimit`, it runs under `ulimit -n` through bash, as
+ * the same process (exec), so its pid is the server's.
+ */
 export async function spawnCli(
   env: Record<string, string>,
   flags: string[] = ["--http", "127.0.0.1:0"],
+  options: { fileLimit?: number } = {},
 ): Promise<CliServer> {
-  const process = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("../mod.ts", import.meta.url).pathname,
-      ...flags,
-    ],
+  const deno = [
+    Deno.execPath(),
+    "run",
+    "-A",
+    new URL("../mod.ts", import.meta.url).pathname,
+    ...flags,
+  ];
+  const [program, ...args] = options.fileLimit === undefined ? deno : [
+    "bash",
+    "-c",
+    `ulimit -n ${options.fileLimit} && exec "$@"`,
+    "-",
+    ...deno,
+  ];
+  const process = new Deno.Command(program!, {
+    args,
     env: { NO_COLOR: "1", ...env },
     stdin: "null",
     stdout: "null",

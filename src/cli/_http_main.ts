@@ -25,6 +25,10 @@ export async function runHttp(
       allowedOrigins: config.allowedOrigins,
       sessionIdleMs: config.sessionIdleS * 1000,
       maxSessions: config.maxSessions,
+      maxConnections: config.maxConnections,
+      requestTimeoutMs: config.requestTimeoutMs,
+      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+      maxMessageBytes: config.maxMessageBytes,
     });
   } catch (error) {
     await backend.close();
@@ -38,7 +42,12 @@ export async function runHttp(
       );
       return 1;
     }
-    throw error;
+    console.error(
+      `rustpad-mcp: Cannot listen on ${listen.hostname}:${listen.port}: ${
+        (error as Error).message
+      }`,
+    );
+    return 1;
   }
   const running = server;
   const stop = () => {
@@ -51,6 +60,7 @@ export async function runHttp(
       config.httpToken === undefined ? "" : " (bearer token required)"
     }`,
   );
+  // Settles only on shutdown: accept errors (EMFILE) are survived.
   await running.finished;
   await running.shutdown();
   for (const signal of SIGNALS) Deno.removeSignalListener(signal, stop);

@@ -22,6 +22,10 @@ type HttpKey =
   | "allowedOrigins"
   | "sessionIdleS"
   | "maxSessions"
+  | "maxConnections"
+  | "requestTimeoutMs"
+  | "keepAliveTimeoutMs"
+  | "maxMessageBytes"
   | "confirmSecret";
 
 function listenValue(): ValueParser<ListenAddress | undefined> {
@@ -127,6 +131,49 @@ export const HTTP_VARIABLES: {
       "The most live HTTP sessions; a new one beyond it gets 503: an integer from 1 to 100000.",
     default: "1000",
     parse: integerValue({ min: 1, max: 100_000, fallback: 1000 }),
+  },
+  maxConnections: {
+    name: "RUSTPAD_MCP_MAX_CONNECTIONS",
+    meaning:
+      "The most open HTTP connections; one more is closed as soon as it is accepted. Lowered to three quarters of the open-file limit (ulimit -n) when that is smaller: an integer from 1 to 1000000.",
+    default: "1024",
+    parse: integerValue({ min: 1, max: 1_000_000, fallback: 1024 }),
+  },
+  requestTimeoutMs: {
+    name: "RUSTPAD_MCP_REQUEST_TIMEOUT_MS",
+    meaning:
+      "How long an HTTP request's headers and body may take to arrive; later, 408 and the connection closes. Response streams are not limited: an integer from 1 to 3600000.",
+    default: "10000",
+    parse: integerValue({
+      min: 1,
+      max: 3_600_000,
+      fallback: 10_000,
+      unit: "milliseconds",
+    }),
+  },
+  keepAliveTimeoutMs: {
+    name: "RUSTPAD_MCP_KEEP_ALIVE_TIMEOUT_MS",
+    meaning:
+      "Close an HTTP connection idle this long between requests: an integer from 1 to 3600000.",
+    default: "5000",
+    parse: integerValue({
+      min: 1,
+      max: 3_600_000,
+      fallback: 5000,
+      unit: "milliseconds",
+    }),
+  },
+  maxMessageBytes: {
+    name: "RUSTPAD_MCP_MAX_MESSAGE_BYTES",
+    meaning:
+      "The largest JSON-RPC message read: an HTTP request body (larger gets 413) or a stdio line (larger gets a JSON-RPC error and is skipped). The default fits a whole-pad edit escaped as JSON: an integer from 65536 to 67108864.",
+    default: "8388608 (8 MiB)",
+    parse: integerValue({
+      min: 65_536,
+      max: 67_108_864,
+      fallback: 8 * 1024 * 1024,
+      unit: "bytes",
+    }),
   },
   confirmSecret: {
     name: "RUSTPAD_CONFIRM_SECRET",

@@ -10,15 +10,45 @@
 /** The minimum length of `RUSTPAD_MCP_TOKEN`. */
 export const MIN_TOKEN_LENGTH = 32;
 
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
 /**
- * Whether a bind address or host name is loopback only.
+ * Whether an address is loopback only, decided on the parsed address and
+ * never on how a name reads: `127.0.0.1.example.com` is a name, and names
+ * other than `localhost` are not loopback (resolve them, then ask about
+ * the address).
  *
- * @param hostname A name or address, IPv6 with or without brackets.
- * @returns `true` for `localhost`, `::1` and `127.0.0.0/8`.
+ * @param hostname An address (IPv6 with or without brackets) or `localhost`.
+ * @returns `true` for `localhost`, `127.0.0.0/8`, `::1` and `127.0.0.0/8`
+ * mapped into IPv6 (`::ffff:127.0.0.1`).
+ *
+ * @example
+ * ```ts
+ * import { isLoopback } from "./listen.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isLoopback("127.0.0.2"), true);
+ * assert.equal(isLoopback("[::1]"), true);
+ * assert.equal(isLoopback("127.0.0.1.attacker.example"), false);
+ * ```
  */
 export function isLoopback(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1");
-  return name === "localhost" || name === "::1" || /^127\./.test(name);
+  if (name === "localhost") return true;
+  const v4 = IPV4.exec(name);
+  if (v4 !== null) {
+    return v4.slice(1).every((part) => Number(part) <= 255) && v4[1] === "127";
+  }
+  if (!name.includes(":")) return false;
+  let address: string;
+  try {
+    address = new URL(`http://[${name}]/`).hostname;
+  } catch {
+    return false;
+  }
+  // The URL parser writes IPv6 in its shortest form, mapped IPv4 in hex.
+  return address === "[::1]" ||
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(address);
 }
 
 /** Where to listen, from `--http` or `RUSTPAD_MCP_LISTEN`. */

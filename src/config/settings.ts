@@ -109,6 +109,31 @@ export interface Config {
    */
   readonly maxSessions: number;
   /**
+   * The most open HTTP connections (lower at a low open-file limit).
+   *
+   * @default {1024}
+   */
+  readonly maxConnections: number;
+  /**
+   * Milliseconds an HTTP request's headers and body may take to arrive.
+   *
+   * @default {10000}
+   */
+  readonly requestTimeoutMs: number;
+  /**
+   * Milliseconds an HTTP connection may sit idle between requests.
+   *
+   * @default {5000}
+   */
+  readonly keepAliveTimeoutMs: number;
+  /**
+   * The largest JSON-RPC message read, in bytes: an HTTP request body or a
+   * stdio line.
+   *
+   * @default {8388608}
+   */
+  readonly maxMessageBytes: number;
+  /**
    * The key confirmation tokens are signed with, shared by replicas.
    *
    * @default {undefined (32 random bytes per process)}

@@ -24,6 +24,8 @@ export interface SessionTableOptions {
   idleMs: number;
   /** Refuse new sessions while this many are live. */
   maxSessions: number;
+  /** The largest request body the transport reads. */
+  maxMessageBytes: number;
   now?: () => number;
 }
 
@@ -79,6 +81,7 @@ export class SessionTable {
     };
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
+      maxRequestBodySize: this.#options.maxMessageBytes,
       onsessioninitialized: (id) => {
         this.#sessions.set(id, session);
       },

@@ -1,6 +1,77 @@
-// Small pieces of the HTTP server that need none of its state: telling a
-// body of answers from one with calls, noticing when a response body ends,
-// and the access-log line.
+// Small pieces of the HTTP server that need none of its state: reading a
+// request body within its cap, telling a body of answers from one with
+// calls, noticing when a response body ends, and the access-log line.
+
+import { jsonError } from "./_http_guard.ts";
+import { HttpBodyError, tooLarge } from "./_http1_reader.ts";
+
+/**
+ * The whole body of `request`, at most `maxBytes`; or the error response
+ * (413 over the cap, 408 past the request deadline, 400 if it was cut).
+ */
+async function readBodyBytes(
+  request: Request,
+  maxBytes: number,
+): Promise<Uint8Array | Response> {
+  if (request.body === null) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of request.body) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof HttpBodyError) {
+      return jsonError(error.status, error.message);
+    }
+    return jsonError(
+      400,
+      "Cannot read the request body as the connection failed before it ended: nothing was done",
+    );
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return body;
+}
+
+/**
+ * `request` with its whole body read (a POST's, within `maxBytes`) and the
+ * body's bytes; or the error response.
+ */
+export async function readWhole(
+  request: Request,
+  maxBytes: number,
+): Promise<{ request: Request; body: Uint8Array } | Response> {
+  if (request.method !== "POST") {
+    return { request, body: new Uint8Array(0) };
+  }
+  const body = await readBodyBytes(request, maxBytes);
+  if (body instanceof Response) return body;
+  return {
+    request: new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: body as Uint8Array<ArrayBuffer>,
+      signal: request.signal,
+    }),
+    body,
+  };
+}
+
+/** The JSON value in `bytes`, or undefined if they are not JSON. */
+export function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
 
 /** Whether a POST body holds only responses and notifications, no calls. */
 export function onlyAnswers(body: unknown): boolean {

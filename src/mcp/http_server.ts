@@ -6,12 +6,24 @@
  * graceful drain. Every session runs on one shared {@linkcode Backend}, so
  * many agents in one pad are one connection to Rustpad.
  *
+ * Nothing a client sends can exhaust it: connections are capped, a request
+ * must arrive whole (head and body) within a deadline, idle keep-alive
+ * connections are closed, bodies are capped in size and in total, and an
+ * accept error such as EMFILE is logged and survived.
+ *
  * @module
  */
 
 import { BearerCheck, jsonError, OriginCheck } from "./_http_guard.ts";
+import { HttpListener, listenError } from "./_http_listener.ts";
 import { type HttpSession, SessionTable } from "./_http_sessions.ts";
-import { accessLine, onlyAnswers, trackBody } from "./_http_util.ts";
+import {
+  accessLine,
+  onlyAnswers,
+  parseJson,
+  readWhole,
+  trackBody,
+} from "./_http_util.ts";
 import type { Backend } from "../backend/backend.ts";
 import { isLoopback, MIN_TOKEN_LENGTH } from "../config/listen.ts";
 import { VERSION } from "../config/version.ts";
@@ -55,6 +67,34 @@ export interface HttpServerOptions {
    */
   drainMs?: number;
   /**
+   * The most open connections; one more is closed as soon as it is
+   * accepted. Lowered to three quarters of the open-file limit when that
+   * is smaller.
+   *
+   * @default {1024}
+   */
+  maxConnections?: number;
+  /**
+   * How long a request's head and body may take to arrive, from its first
+   * byte (or the connection's start); later, 408 and the connection closes.
+   *
+   * @default {10000}
+   */
+  requestTimeoutMs?: number;
+  /**
+   * How long a connection may sit idle between requests before it closes.
+   *
+   * @default {5000}
+   */
+  keepAliveTimeoutMs?: number;
+  /**
+   * The largest request body, in bytes; a larger one gets 413. Four such
+   * bodies may be read at once; more wait their turn.
+   *
+   * @default {8388608}
+   */
+  maxMessageBytes?: number;
+  /**
    * Where access-log lines and notices go.
    *
    * @default {console.error}
@@ -62,12 +102,23 @@ export interface HttpServerOptions {
   log?: (line: string) => void;
 }
 
+/** The longest request head (request line and header fields). */
+const MAX_HEAD_BYTES = 32_768;
+/** The default of {@linkcode HttpServerOptions.maxMessageBytes}: 8 MiB. */
+const DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+/** How many largest bodies may be read at once. */
+const BODIES_IN_FLIGHT = 4;
+/** How long responses still streaming at shutdown get to end. */
+const CLOSE_GRACE_MS = 1000;
+
 /** A running HTTP server from {@linkcode serveHttp}. */
 export interface HttpServer extends AsyncDisposable {
   /** The MCP endpoint, such as `http://127.0.0.1:8080/mcp`. */
   readonly url: URL;
   /** Live sessions. */
   readonly sessionCount: number;
+  /** Open TCP connections. */
+  readonly connectionCount: number;
   /**
    * Drain: refuse new requests, let calls in flight finish (up to
    * `drainMs`), close every session, stop listening. Does not close the
@@ -85,8 +136,10 @@ export interface HttpServer extends AsyncDisposable {
  * {@linkcode HttpServer.shutdown}.
  * @param options Address, auth, allow-lists and limits.
  * @returns The running server.
- * @throws {RangeError} If `hostname` is not loopback and there is no token,
- * or the token is shorter than 32 characters.
+ * @throws {RangeError} If the address `hostname` resolves to is not
+ * loopback and there is no token, if the token is shorter than 32
+ * characters, or if `hostname` does not resolve or is not this machine's.
+ * @throws {Deno.errors.AddrInUse} If the port is taken.
  *
  * @example Serve on a free loopback port
  * ```ts
@@ -111,11 +164,6 @@ export function serveHttp(
       `Cannot serve HTTP as RUSTPAD_MCP_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters: current length is ${token.length}`,
     );
   }
-  if (token === undefined && !isLoopback(hostname)) {
-    throw new RangeError(
-      `Cannot serve HTTP on ${hostname} without a token as anyone who can reach it could edit pads: set RUSTPAD_MCP_TOKEN (at least ${MIN_TOKEN_LENGTH} characters), or listen on 127.0.0.1`,
-    );
-  }
   const bearer = token === undefined ? undefined : new BearerCheck(token);
   const bound = hostname === "0.0.0.0" || hostname === "::" ? [] : [hostname];
   const origins = new OriginCheck({
@@ -125,9 +173,11 @@ export function serveHttp(
     ],
     allowedOrigins: options.allowedOrigins ?? [],
   });
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const sessions = new SessionTable(backend, {
     idleMs: options.sessionIdleMs ?? 1_800_000,
     maxSessions: options.maxSessions ?? 1000,
+    maxMessageBytes,
   });
   let draining = false;
   let inFlight = 0;
@@ -205,15 +255,18 @@ export function serveHttp(
     }
     const refused = origins.check(request) ?? await bearer?.check(request);
     if (refused !== undefined) return refused;
-    if (!draining) return await handleMcp(request);
+    // The whole body first, within the caps and the request deadline, so
+    // no session slot waits on a client that trickles its initialize.
+    const whole = await readWhole(request, maxMessageBytes);
+    if (whole instanceof Response) return whole;
+    if (!draining) return await handleMcp(whole.request);
     // Draining: no new sessions or calls, but the answers that calls in
     // flight wait for (elicitation results, cancellations) still get in.
-    const body =
-      request.method === "POST" && request.headers.has("mcp-session-id")
-        ? await request.json().catch(() => undefined)
-        : undefined;
-    if (body !== undefined && onlyAnswers(body)) {
-      return await handleMcp(request, body);
+    const parsed = request.headers.has("mcp-session-id")
+      ? parseJson(whole.body)
+      : undefined;
+    if (parsed !== undefined && onlyAnswers(parsed)) {
+      return await handleMcp(whole.request, parsed);
     }
     return jsonError(
       503,
@@ -222,29 +275,51 @@ export function serveHttp(
     );
   }
 
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  async function serve(request: Request): Promise<Response> {
+    const started = performance.now();
+    let response: Response;
+    try {
+      response = await route(request);
+    } catch (error) {
+      log(`rustpad-mcp: request failed: ${(error as Error).message}`);
+      response = jsonError(500, "Cannot serve the request: internal error");
+    }
+    log(accessLine(request, response, performance.now() - started));
+    return response;
+  }
+
+  let listener: HttpListener;
   try {
-    server = Deno.serve({
+    listener = new HttpListener({
       hostname,
       port: options.port ?? 0,
-      onListen: () => {},
-    }, async (request) => {
-      const started = performance.now();
-      let response: Response;
-      try {
-        response = await route(request);
-      } catch (error) {
-        log(`rustpad-mcp: request failed: ${(error as Error).message}`);
-        response = jsonError(500, "Cannot serve the request: internal error");
-      }
-      log(accessLine(request, response, performance.now() - started));
-      return response;
+      maxConnections: options.maxConnections ?? 1024,
+      requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+      keepAliveMs: options.keepAliveTimeoutMs ?? 5000,
+      maxBodyBytes: maxMessageBytes,
+      maxBodyBytesInFlight: BODIES_IN_FLIGHT * maxMessageBytes,
+      maxHeadBytes: MAX_HEAD_BYTES,
+      handler: serve,
+      refuse: (status, message) => jsonError(status, message),
+      log,
     });
   } catch (error) {
     void sessions.close();
-    throw error;
+    throw listenError(error, hostname, options.port ?? 0);
   }
-  const address = server.addr;
+  const address = listener.addr;
+  // Decided on the address bound, never on how the name reads: a name
+  // such as 127.0.0.1.example.com may resolve anywhere.
+  if (token === undefined && !isLoopback(address.hostname)) {
+    void listener.close(0);
+    void sessions.close();
+    throw new RangeError(
+      `Cannot serve HTTP on ${hostname}${
+        hostname === address.hostname ? "" : ` (${address.hostname})`
+      } without a token as anyone who can reach it could edit pads: set RUSTPAD_MCP_TOKEN (at least ${MIN_TOKEN_LENGTH} characters), or listen on 127.0.0.1`,
+    );
+  }
+  listener.start();
   const url = new URL(
     `http://${
       address.hostname.includes(":")
@@ -252,6 +327,7 @@ export function serveHttp(
         : address.hostname
     }:${address.port}/mcp`,
   );
+  const finished = Promise.withResolvers<void>();
 
   let stopping: Promise<void> | undefined;
   async function shutdown(): Promise<void> {
@@ -264,7 +340,8 @@ export function serveHttp(
     ]);
     clearTimeout(timer);
     await sessions.close();
-    await server.shutdown();
+    await listener.close(CLOSE_GRACE_MS);
+    finished.resolve();
   }
 
   return {
@@ -272,11 +349,14 @@ export function serveHttp(
     get sessionCount() {
       return sessions.size;
     },
+    get connectionCount() {
+      return listener.connectionCount;
+    },
     shutdown() {
       stopping ??= shutdown();
       return stopping;
     },
-    finished: server.finished,
+    finished: finished.promise,
     [Symbol.asyncDispose]() {
       return this.shutdown();
     },

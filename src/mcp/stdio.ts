@@ -1,18 +1,17 @@
 /**
  * The MCP server on stdio: one session on its own backend, until the client
  * closes stdin. Stdout carries only the protocol; everything else goes to
- * stderr.
+ * stderr. A line over `RUSTPAD_MCP_MAX_MESSAGE_BYTES` (8 MiB by default)
+ * is skipped and answered with a JSON-RPC error; the server goes on.
  *
  * @module
  */
 
-import process from "node:process";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Config } from "../config/config.ts";
 import { VERSION } from "../config/version.ts";
 import { PendingRequests } from "./_pending_requests.ts";
 import { createServer } from "./server.ts";
+import { LineTransport } from "./_stdio_transport.ts";
 
 /** How long requests still being answered when stdin closes may take. */
 const STDIN_END_GRACE_MS = 10_000;
@@ -33,11 +32,16 @@ const STDIN_END_GRACE_MS = 10_000;
  */
 export async function serveStdio(config: Config): Promise<number> {
   const server = createServer(config);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport({
+    maxLineBytes: config.maxMessageBytes,
+    input: Deno.stdin.readable,
+    output: Deno.stdout.writable,
+    log: (line) => console.error(line),
+  });
   await server.connect(transport);
   const pending = new PendingRequests(transport);
   // Answer what was asked before stdin closed, then stop.
-  process.stdin.once("end", async () => {
+  void transport.ended.then(async () => {
     await pending.settled(STDIN_END_GRACE_MS);
     await server.close();
   });

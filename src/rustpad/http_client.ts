@@ -1,9 +1,10 @@
 /**
  * The Rustpad HTTP client: a pad's current text (`GET api/text/{id}`) and the
  * server's statistics (`GET api/stats`). Every wait, the answer's body
- * included, is bounded by a timeout; every failure is a
- * {@linkcode RustpadHttpError} that names the URL and what went wrong, and
- * never repeats the body of an error page.
+ * included, is bounded by a timeout, and every body by a size (2 MiB for a
+ * pad's text, 64 KiB for stats); redirects are not followed. Every failure
+ * is a {@linkcode RustpadHttpError} that names the URL and what went wrong,
+ * and never repeats the body of an error page.
  *
  * @example Read a pad
  * ```ts ignore
@@ -17,6 +18,15 @@
  */
 
 import { STATUS_CODES } from "node:http";
+import {
+  AnswerTooLarge,
+  describe,
+  MAX_STATS_ANSWER_BYTES,
+  MAX_TEXT_ANSWER_BYTES,
+  networkReason,
+  readCapped,
+  redirectTarget,
+} from "./_http_answer.ts";
 import { checkPadId } from "./pad_id.ts";
 import { apiUrl, parseBaseUrl } from "./urls.ts";
 
@@ -61,8 +71,9 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 /**
  * A request to a Rustpad server that failed: the server could not be
  * reached (`unreachable`), did not answer in time (`timeout`), answered with
- * a status other than 200 (`status`), or answered something that is not what
- * the route returns (`malformed`).
+ * a status other than 200, a redirect included (`status`), or answered
+ * something that is not what the route returns, such as a body over the
+ * size cap (`malformed`).
  *
  * @example Tell a missing server from an error answer
  * ```ts
@@ -199,7 +210,7 @@ export class RustpadHttpClient {
    */
   async getText(padId: string): Promise<string> {
     const url = apiUrl(this.#base, `text/${checkPadId(padId)}`);
-    const { body } = await this.#get(url, "pad text");
+    const { body } = await this.#get(url, "pad text", MAX_TEXT_ANSWER_BYTES);
     return body;
   }
 
@@ -226,7 +237,11 @@ export class RustpadHttpClient {
    */
   async getStats(): Promise<RustpadStats> {
     const url = apiUrl(this.#base, "stats");
-    const { body, contentType } = await this.#get(url, "stats");
+    const { body, contentType } = await this.#get(
+      url,
+      "stats",
+      MAX_STATS_ANSWER_BYTES,
+    );
     const fail = (reason: string): RustpadHttpError =>
       new RustpadHttpError(
         "malformed",
@@ -271,12 +286,14 @@ export class RustpadHttpClient {
   }
 
   /**
-   * GET `url` and read the whole body, all within the timeout. Any answer
-   * but 200 is an error whose body is cancelled unread.
+   * GET `url` and read the whole body, at most `maxBytes`, all within the
+   * timeout. Any answer but 200 (a redirect included: it is not followed)
+   * is an error whose body is cancelled unread.
    */
   async #get(
     url: URL,
     what: string,
+    maxBytes: number,
   ): Promise<{ body: string; contentType: string | null }> {
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     const signal = this.#signal === undefined
@@ -287,9 +304,22 @@ export class RustpadHttpClient {
       response = await fetch(url, {
         signal,
         headers: { accept: "text/plain, application/json" },
+        // A redirect's answer would be reported as the configured server's.
+        redirect: "manual",
       });
     } catch (error) {
       throw this.#networkError(error, url, timeout);
+    }
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => {});
+      throw new RustpadHttpError(
+        "status",
+        url.href,
+        `Cannot get ${what} from Rustpad at ${url.href} as it answered a redirect to ${
+          redirectTarget(response, url)
+        } (status ${response.status}), which is not followed: set RUSTPAD_URL to the server's own address`,
+        { status: response.status },
+      );
     }
     if (response.status !== 200) {
       await response.body?.cancel().catch(() => {});
@@ -306,10 +336,17 @@ export class RustpadHttpClient {
     }
     try {
       // The signal given to fetch also aborts this read.
-      const body = await response.text();
+      const body = await readCapped(response, maxBytes);
       return { body, contentType: response.headers.get("content-type") };
     } catch (error) {
       await response.body?.cancel().catch(() => {});
+      if (error instanceof AnswerTooLarge) {
+        throw new RustpadHttpError(
+          "malformed",
+          url.href,
+          `Cannot read ${what} from Rustpad at ${url.href} as the answer is too large: it passed ${maxBytes} bytes, more than any Rustpad answer (a pad holds at most 262,144 code points); check that RUSTPAD_URL is a Rustpad server`,
+        );
+      }
       throw this.#networkError(error, url, timeout);
     }
   }
@@ -332,39 +369,4 @@ export class RustpadHttpClient {
       { cause: error },
     );
   }
-}
-
-/** A short reason for a network failure, from the innermost error message. */
-function networkReason(error: unknown): string {
-  let message = error instanceof Error ? error.message : String(error);
-  for (
-    let cause = error instanceof Error ? error.cause : undefined;
-    cause instanceof Error;
-    cause = cause.cause
-  ) {
-    message = cause.message;
-  }
-  if (/connection refused/i.test(message)) return "connection refused";
-  if (/connection reset/i.test(message)) return "connection reset";
-  if (/dns error|failed to lookup|name or service not known/i.test(message)) {
-    return "host not found";
-  }
-  // Drop Deno's "error sending request for url (...): " prefix, which
-  // repeats the URL.
-  return message.replace(/^error sending request for url \([^)]*\): /, "");
-}
-
-/**
- * A value for an error message: numbers, booleans and null as they are,
- * anything else by its type only, so no text from the answer is repeated.
- */
-function describe(value: unknown): string {
-  if (
-    value === null || typeof value === "number" || typeof value === "boolean"
-  ) {
-    return String(value);
-  }
-  if (value === undefined) return "missing";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { ConfigError, loadConfig } from "../../mod.ts";
+import { isLoopback } from "../../src/config/listen.ts";
 
 function refusal(env: Record<string, string>): string {
   try {
@@ -19,7 +20,73 @@ Deno.test("loadConfig() leaves HTTP off and the limits at their defaults when th
   assert.deepEqual(config.allowedOrigins, []);
   assert.equal(config.sessionIdleS, 1800);
   assert.equal(config.maxSessions, 1000);
+  assert.equal(config.maxConnections, 1024);
+  assert.equal(config.requestTimeoutMs, 10_000);
+  assert.equal(config.keepAliveTimeoutMs, 5000);
+  assert.equal(config.maxMessageBytes, 8 * 1024 * 1024);
   assert.equal(config.confirmSecret, undefined);
+});
+
+Deno.test("The HTTP listener bounds and the message cap parse and refuse values out of range", () => {
+  const config = loadConfig({
+    RUSTPAD_MCP_MAX_CONNECTIONS: "20000",
+    RUSTPAD_MCP_REQUEST_TIMEOUT_MS: "250",
+    RUSTPAD_MCP_KEEP_ALIVE_TIMEOUT_MS: "60000",
+    RUSTPAD_MCP_MAX_MESSAGE_BYTES: "65536",
+  });
+  assert.equal(config.maxConnections, 20_000);
+  assert.equal(config.requestTimeoutMs, 250);
+  assert.equal(config.keepAliveTimeoutMs, 60_000);
+  assert.equal(config.maxMessageBytes, 65_536);
+  assert.match(
+    refusal({ RUSTPAD_MCP_MAX_CONNECTIONS: "0" }),
+    /^RUSTPAD_MCP_MAX_CONNECTIONS="0" is not accepted: expected an integer from 1 to 1000000/,
+  );
+  assert.match(
+    refusal({ RUSTPAD_MCP_REQUEST_TIMEOUT_MS: "10s" }),
+    /^RUSTPAD_MCP_REQUEST_TIMEOUT_MS="10s" is not accepted: expected an integer from 1 to 3600000 \(milliseconds\)/,
+  );
+  assert.match(
+    refusal({ RUSTPAD_MCP_KEEP_ALIVE_TIMEOUT_MS: "-1" }),
+    /^RUSTPAD_MCP_KEEP_ALIVE_TIMEOUT_MS="-1" is not accepted/,
+  );
+  assert.match(
+    refusal({ RUSTPAD_MCP_MAX_MESSAGE_BYTES: "1024" }),
+    /^RUSTPAD_MCP_MAX_MESSAGE_BYTES="1024" is not accepted: expected an integer from 65536 to 67108864 \(bytes\)/,
+  );
+});
+
+Deno.test("isLoopback() decides on the parsed address, never on how a name reads", () => {
+  for (
+    const address of [
+      "127.0.0.1",
+      "127.255.0.9",
+      "::1",
+      "[::1]",
+      "0:0:0:0:0:0:0:1",
+      "::ffff:127.0.0.1",
+      "localhost",
+      "LOCALHOST",
+    ]
+  ) {
+    assert.equal(isLoopback(address), true, address);
+  }
+  for (
+    const address of [
+      "127.0.0.1.attacker.example",
+      "127.example.com",
+      "127.0.0.256",
+      "0.0.0.0",
+      "10.0.0.1",
+      "::",
+      "::2",
+      "::ffff:10.0.0.1",
+      "localhost.attacker.example",
+      "",
+    ]
+  ) {
+    assert.equal(isLoopback(address), false, address);
+  }
 });
 
 Deno.test("RUSTPAD_MCP_LISTEN takes [HOST:]PORT with 127.0.0.1 as the default host", () => {

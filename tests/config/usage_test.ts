@@ -20,6 +20,10 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
     "RUSTPAD_MCP_ALLOWED_ORIGINS",
     "RUSTPAD_MCP_SESSION_IDLE_S",
     "RUSTPAD_MCP_MAX_SESSIONS",
+    "RUSTPAD_MCP_MAX_CONNECTIONS",
+    "RUSTPAD_MCP_REQUEST_TIMEOUT_MS",
+    "RUSTPAD_MCP_KEEP_ALIVE_TIMEOUT_MS",
+    "RUSTPAD_MCP_MAX_MESSAGE_BYTES",
     "RUSTPAD_CONFIRM_SECRET",
     "RUSTPAD_EMBEDDED_PUBLIC",
     "RUSTPAD_EMBEDDED_DB",
@@ -38,6 +42,10 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
   assert.equal(defaults.RUSTPAD_MCP_MAX_SESSIONS, "1000");
   assert.equal(defaults.RUSTPAD_EMBEDDED_PUBLIC, "false");
   assert.equal(defaults.RUSTPAD_EMBEDDED_DB, "unset (memory only)");
+  assert.equal(defaults.RUSTPAD_MCP_MAX_CONNECTIONS, "1024");
+  assert.equal(defaults.RUSTPAD_MCP_REQUEST_TIMEOUT_MS, "10000");
+  assert.equal(defaults.RUSTPAD_MCP_KEEP_ALIVE_TIMEOUT_MS, "5000");
+  assert.equal(defaults.RUSTPAD_MCP_MAX_MESSAGE_BYTES, "8388608 (8 MiB)");
   for (const variable of CONFIG_VARIABLES) {
     assert.ok(variable.meaning.length > 0);
   }

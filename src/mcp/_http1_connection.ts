@@ -1,0 +1,346 @@
+// One HTTP/1.1 connection, served request after request with its bounds:
+// the head and body of a request must arrive within the request deadline,
+// an idle keep-alive connection is closed after its own timeout, a body
+// stops at the byte cap, and the bodies being read at once share a byte
+// budget. Response streams (SSE) have no deadline: they end when the
+// handler ends them or the peer leaves, or when a write makes no progress
+// for WRITE_STALL_MS.
+
+import type { ByteBudget } from "./_http1_budget.ts";
+import { parseHead, type RequestHead } from "./_http1_head.ts";
+import {
+  bodyStream,
+  ConnectionReader,
+  HttpBodyError,
+  latin1,
+  tooLarge,
+} from "./_http1_reader.ts";
+import {
+  CONTINUE,
+  frame,
+  LAST_CHUNK,
+  responseHead,
+  wholeResponse,
+} from "./_http1_response.ts";
+
+/** A write that moves no byte for this long means the peer is gone. */
+const WRITE_STALL_MS = 60_000;
+/** How long, and for how many bytes, a close waits out an unread body. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 4 * 1024 * 1024;
+/** How many distinct refusals a listener keeps serialized. */
+const MAX_KEPT_REFUSALS = 32;
+
+/** The bounds and the handler of a connection. */
+export interface ConnectionOptions {
+  readonly requestTimeoutMs: number;
+  readonly keepAliveMs: number;
+  readonly maxBodyBytes: number;
+  readonly maxHeadBytes: number;
+  readonly budget: ByteBudget;
+  /** The Host of an HTTP/1.0 request without one. */
+  readonly fallbackHost: string;
+  readonly handler: (request: Request) => Promise<Response>;
+  /** The response for a request refused before the handler saw it. */
+  readonly refuse: (status: number, message: string) => Response;
+  /** Refusals already serialized, shared by the listener's connections. */
+  readonly refusals: Map<string, Uint8Array>;
+}
+
+/** Serves one accepted connection until it closes. */
+export class Http1Connection {
+  readonly #conn: Deno.Conn;
+  readonly #reader: ConnectionReader;
+  readonly #options: ConnectionOptions;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #closed = false;
+  #draining = false;
+  #onClose: (() => void) | undefined;
+  /** Whether the last request's body may still be arriving. */
+  #unreadBody = false;
+  /** Whether no request is being handled, so closing loses nothing. */
+  idle = true;
+  /** Settles once the connection is closed and nothing is in flight. */
+  readonly done: Promise<void>;
+
+  constructor(conn: Deno.Conn, options: ConnectionOptions) {
+    this.#conn = conn;
+    this.#reader = new ConnectionReader(conn);
+    this.#options = options;
+    this.done = this.#serve();
+  }
+
+  /** Serve no further request: close now if idle, else after the response. */
+  drain(): void {
+    this.#draining = true;
+    if (this.idle) this.close();
+  }
+
+  /** Close the socket now; whatever is in flight fails. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#reader.interrupt(new Error("The connection closed"));
+    this.#onClose?.();
+    try {
+      this.#conn.close();
+    } catch {
+      // Already closed.
+    }
+  }
+
+  async #serve(): Promise<void> {
+    try {
+      for (let first = true; !this.#closed && !this.#draining; first = false) {
+        const head = await this.#readHead(first);
+        if (head === undefined || !await this.#exchange(head)) break;
+      }
+      if (this.#unreadBody && !this.#closed) await this.#linger();
+    } catch {
+      // The socket failed or was closed: nothing more to answer.
+    } finally {
+      this.close();
+      await this.#reader.settled();
+    }
+  }
+
+  /**
+   * Close gently after answering a request whose body was not read (413,
+   * 401...): send FIN, then drop what the client still sends for a while,
+   * so its kernel gets no reset that could discard our answer unread.
+   */
+  async #linger(): Promise<void> {
+    const timer = setTimeout(() => this.close(), LINGER_MS);
+    try {
+      await this.#conn.closeWrite();
+      await this.#reader.discard(LINGER_BYTES);
+    } catch {
+      // Closed meanwhile: nothing to wait for.
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #arm(ms: number, fire: () => void): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(fire, ms);
+  }
+
+  #deadlineMessage(): string {
+    return `Cannot read the request as it did not arrive whole within ${this.#options.requestTimeoutMs} ms (RUSTPAD_MCP_REQUEST_TIMEOUT_MS): send the whole request at once; nothing was done`;
+  }
+
+  /** The next head, or undefined once the connection should close. */
+  async #readHead(first: boolean): Promise<RequestHead | undefined> {
+    const { keepAliveMs, requestTimeoutMs, maxHeadBytes } = this.#options;
+    const reader = this.#reader;
+    this.idle = true;
+    const expired = new HttpBodyError(408, this.#deadlineMessage());
+    const startRequest = () =>
+      this.#arm(requestTimeoutMs, () => reader.interrupt(expired));
+    let waitingForFirstByte = !first && reader.buffered === 0;
+    if (waitingForFirstByte) this.#arm(keepAliveMs, () => this.close());
+    else startRequest();
+    for (;;) {
+      reader.skipBlankLines();
+      const bytes = reader.takeHead();
+      if (bytes !== undefined) {
+        this.idle = false;
+        const head = parseHead(latin1(bytes), this.#options.fallbackHost);
+        if (!("status" in head)) return head;
+        await this.#refuse(head.status, head.message);
+        return undefined;
+      }
+      if (reader.buffered > maxHeadBytes) {
+        await this.#refuse(
+          431,
+          `Cannot serve the request as its head is over ${maxHeadBytes} bytes: send fewer or shorter header fields`,
+        );
+        return undefined;
+      }
+      let more: boolean;
+      try {
+        more = await reader.fill();
+      } catch (error) {
+        if (error === expired && reader.buffered > 0) {
+          await this.#refuse(408, expired.message);
+        }
+        return undefined;
+      }
+      if (!more) return undefined;
+      if (waitingForFirstByte && reader.buffered > 0) {
+        waitingForFirstByte = false;
+        startRequest();
+      }
+    }
+  }
+
+  /** Handle one request; whether the connection may serve another. */
+  async #exchange(head: RequestHead): Promise<boolean> {
+    const { budget, maxBodyBytes } = this.#options;
+    this.#unreadBody = head.body.kind !== "none";
+    if (head.body.kind === "length" && head.body.length > maxBodyBytes) {
+      await this.#refuse(413, tooLarge(maxBodyBytes, head.body.length).message);
+      return false;
+    }
+    let bodyDone = head.body.kind === "none";
+    if (bodyDone) clearTimeout(this.#timer);
+    let reserved = 0;
+    const release = () => {
+      budget.release(reserved);
+      reserved = 0;
+    };
+    const framing = head.body;
+    const body = framing.kind !== "none" && head.method !== "GET" &&
+        head.method !== "HEAD"
+      ? bodyStream(this.#reader, framing, {
+        maxBytes: maxBodyBytes,
+        beforeFirstRead: async (bytes) => {
+          await budget.reserve(bytes, this.#reader.whenInterrupted());
+          reserved = bytes;
+          if (head.expectContinue) await this.#write(CONTINUE);
+        },
+        onEnd: () => {
+          bodyDone = true;
+          this.#unreadBody = false;
+          clearTimeout(this.#timer);
+        },
+      })
+      : null;
+    const abort = new AbortController();
+    let request: Request;
+    try {
+      request = new Request(`http://${head.host}${head.target}`, {
+        method: head.method,
+        headers: new Headers(head.fields as [string, string][]),
+        body,
+        signal: abort.signal,
+        duplex: "half",
+      } as RequestInit);
+    } catch {
+      await this.#refuse(
+        400,
+        `Cannot serve the request as its method ${head.method} or a header value is not accepted`,
+      );
+      return false;
+    }
+    // A peer that leaves aborts the request's signal.
+    this.#onClose = () => abort.abort();
+    try {
+      let response: Response;
+      try {
+        response = await this.#options.handler(request);
+      } finally {
+        release();
+        // The handler has what it read; the response has no deadline.
+        clearTimeout(this.#timer);
+      }
+      const keepAlive = head.keepAlive && head.minor === 1 && bodyDone &&
+        !this.#draining && !this.#reader.ended &&
+        !/\bclose\b/i.test(response.headers.get("connection") ?? "");
+      return await this.#respond(response, head, keepAlive) && keepAlive;
+    } finally {
+      this.#onClose = undefined;
+    }
+  }
+
+  /**
+   * Answer a request refused before the handler saw it, and close. The
+   * bytes are kept per message: at a deadline, thousands of connections
+   * get the same 408 at once.
+   */
+  async #refuse(status: number, message: string): Promise<void> {
+    const key = `${status} ${message}`;
+    const { refusals } = this.#options;
+    let bytes = refusals.get(key);
+    if (bytes === undefined) {
+      bytes = await wholeResponse(this.#options.refuse(status, message));
+      if (refusals.size < MAX_KEPT_REFUSALS) refusals.set(key, bytes);
+    }
+    await this.#write(bytes).catch(() => {});
+  }
+
+  /** Write `response`; false if it could not be written whole. */
+  async #respond(
+    response: Response,
+    head: RequestHead | undefined,
+    keepAlive: boolean,
+  ): Promise<boolean> {
+    const { bytes, chunked, noBody } = responseHead(response, {
+      method: head?.method,
+      minor: head?.minor,
+      keepAliveS: keepAlive
+        ? Math.max(1, Math.floor(this.#options.keepAliveMs / 1000))
+        : undefined,
+    });
+    await this.#write(bytes);
+    if (response.body === null) return true;
+    const body = response.body.getReader();
+    if (noBody) {
+      await body.cancel().catch(() => {});
+      return true;
+    }
+    let left = false;
+    const cancel = () => {
+      left = true;
+      body.cancel().catch(() => {});
+    };
+    const previous = this.#onClose;
+    this.#onClose = () => {
+      previous?.();
+      cancel();
+    };
+    const watching = { on: true };
+    this.#watchPeer(watching, cancel);
+    try {
+      for (;;) {
+        const { value, done } = await body.read();
+        if (done) break;
+        if (value.length === 0) continue;
+        await this.#write(chunked ? frame(value) : value);
+      }
+    } catch {
+      // The handler's stream failed or the peer left: end without the last
+      // chunk, so the client knows the body is cut.
+      cancel();
+      return false;
+    } finally {
+      watching.on = false;
+    }
+    if (left) return false;
+    if (chunked) await this.#write(LAST_CHUNK);
+    return true;
+  }
+
+  /**
+   * While a response streams, keep reading, so a peer that hangs up (an
+   * SSE client going away) ends the stream. Stops once a head's worth of
+   * pipelined bytes is buffered; they wait for the next request.
+   */
+  #watchPeer(watching: { on: boolean }, left: () => void): void {
+    const watch = async () => {
+      while (
+        watching.on && this.#reader.buffered <= this.#options.maxHeadBytes
+      ) {
+        if (!await this.#reader.fill()) {
+          if (watching.on) left();
+          return;
+        }
+      }
+    };
+    watch().catch(() => {});
+  }
+
+  async #write(bytes: Uint8Array): Promise<void> {
+    let written = 0;
+    while (written < bytes.length) {
+      const stalled = setTimeout(() => this.close(), WRITE_STALL_MS);
+      try {
+        written += await this.#conn.write(bytes.subarray(written));
+      } finally {
+        clearTimeout(stalled);
+      }
+    }
+  }
+}

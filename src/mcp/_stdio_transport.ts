@@ -1,0 +1,195 @@
+// The stdio transport: one JSON-RPC message per line on stdin, one per line
+// on stdout. It replaces the SDK's StdioServerTransport, whose read buffer
+// closes the whole transport (and so ends the server, exit code 0, without
+// a word) when a line passes 10 MiB. Here a line over the cap is skipped
+// as it streams by, never held, and answered with a JSON-RPC error; so is a
+// line that is not JSON-RPC; the lines after it are served as usual.
+
+// @ts-types="@modelcontextprotocol/sdk/shared/transport"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { LineIdScanner } from "./_line_id_scanner.ts";
+
+/** Where the transport reads, writes and reports. */
+export interface LineTransportOptions {
+  /** The largest line, in bytes, without its newline. */
+  readonly maxLineBytes: number;
+  readonly input: ReadableStream<Uint8Array>;
+  readonly output: WritableStream<Uint8Array>;
+  /** Where skipped lines are reported: never stdout. */
+  readonly log: (line: string) => void;
+}
+
+const NEWLINE = 10;
+const encoder = new TextEncoder();
+
+/** JSON-RPC over newline-delimited stdin and stdout, with a line cap. */
+export class LineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #options: LineTransportOptions;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  readonly #ended = Promise.withResolvers<void>();
+  /** The current line's bytes so far, while it is within the cap. */
+  #parts: Uint8Array[] = [];
+  #size = 0;
+  /** Set while skipping a line over the cap. */
+  #skipping: LineIdScanner | undefined;
+  #closed = false;
+
+  constructor(options: LineTransportOptions) {
+    this.#options = options;
+    this.#writer = options.output.getWriter();
+  }
+
+  /** Settles once the input has ended (the client closed stdin). */
+  get ended(): Promise<void> {
+    return this.#ended.promise;
+  }
+
+  start(): Promise<void> {
+    // Read from the next task on, as stdin's data events would: whoever
+    // connected gets to wrap onmessage first (PendingRequests does).
+    setTimeout(() => void this.#pump(), 0);
+    return Promise.resolve();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.#writer.write(encoder.encode(`${JSON.stringify(message)}\n`));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#reader?.cancel().catch(() => {});
+    this.onclose?.();
+  }
+
+  async #pump(): Promise<void> {
+    const reader = this.#options.input.getReader();
+    this.#reader = reader;
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        this.#feed(value);
+      }
+      // A last line without its newline is a message all the same.
+      if (this.#size > 0 || this.#skipping !== undefined) this.#endLine();
+    } catch (error) {
+      if (!this.#closed) this.onerror?.(error as Error);
+    } finally {
+      this.#ended.resolve();
+    }
+  }
+
+  #feed(chunk: Uint8Array): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      const end = newline === -1 ? chunk.length : newline;
+      this.#append(chunk.subarray(start, end));
+      if (newline === -1) return;
+      this.#endLine();
+      start = newline + 1;
+    }
+  }
+
+  #append(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    if (this.#skipping !== undefined) {
+      this.#skipping.scan(bytes);
+      return;
+    }
+    if (this.#size + bytes.length <= this.#options.maxLineBytes) {
+      this.#parts.push(bytes.slice());
+      this.#size += bytes.length;
+      return;
+    }
+    // Over the cap: drop what is held, and only look for the line's id.
+    const scanner = new LineIdScanner();
+    for (const part of this.#parts) scanner.scan(part);
+    scanner.scan(bytes);
+    this.#skipping = scanner;
+    this.#parts = [];
+    this.#size = 0;
+  }
+
+  #endLine(): void {
+    const skipped = this.#skipping;
+    const parts = this.#parts;
+    this.#skipping = undefined;
+    this.#parts = [];
+    this.#size = 0;
+    if (skipped !== undefined) {
+      const { maxLineBytes } = this.#options;
+      this.#refuse(
+        skipped.requestId(),
+        -32600,
+        `Cannot read the message as its line is ${skipped.bytes} bytes, over the limit of ${maxLineBytes} (RUSTPAD_MCP_MAX_MESSAGE_BYTES): send a smaller message; nothing was done`,
+      );
+      return;
+    }
+    const text = new TextDecoder().decode(concat(parts)).replace(/\r$/, "");
+    if (text.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.#refuse(
+        null,
+        -32700,
+        "Cannot read the line as it is not JSON: send one JSON-RPC message per line",
+      );
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      const id = (value as { id?: unknown } | null)?.id;
+      this.#refuse(
+        typeof id === "string" || typeof id === "number" ? id : null,
+        -32600,
+        "Cannot read the line as it is not a JSON-RPC 2.0 message",
+      );
+      return;
+    }
+    this.onmessage?.(parsed.data);
+  }
+
+  /**
+   * Report a line that cannot be served: on stderr always, and as a JSON-RPC
+   * error unless it was a notification or an answer (`id` undefined).
+   */
+  #refuse(
+    id: string | number | null | undefined,
+    code: number,
+    message: string,
+  ): void {
+    this.#options.log(`rustpad-mcp: skipped a stdio line: ${message}`);
+    if (id === undefined) return;
+    this.send(
+      { jsonrpc: "2.0", id, error: { code, message } } as JSONRPCMessage,
+    )
+      .catch((error) => this.onerror?.(error as Error));
+  }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const joined = new Uint8Array(
+    parts.reduce((sum, part) => sum + part.length, 0),
+  );
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.length;
+  }
+  return joined;
+}

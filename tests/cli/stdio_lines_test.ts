@@ -1,0 +1,138 @@
+// The stdio server's line cap, through a piped `mod.ts` process: a line
+// over RUSTPAD_MCP_MAX_MESSAGE_BYTES (and lines that are not JSON-RPC) get
+// a JSON-RPC error and a line on stderr, and the lines after them are
+// served as usual; the server still exits 0 when stdin closes.
+
+import assert from "node:assert/strict";
+import { startPadServer } from "../../src/testing/mod.ts";
+
+const MOD = new URL("../../mod.ts", import.meta.url).pathname;
+const encoder = new TextEncoder();
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "1" },
+  },
+};
+const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
+
+function append(id: number, pad: string, text: string): object {
+  return {
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "append_to_document", arguments: { id: pad, text } },
+  };
+}
+
+function line(message: object | string): Uint8Array {
+  return encoder.encode(
+    `${typeof message === "string" ? message : JSON.stringify(message)}\n`,
+  );
+}
+
+/** Pipe `lines` into a stdio server, close stdin, and collect everything. */
+async function pipeStdio(
+  url: string,
+  lines: Uint8Array[],
+  env: Record<string, string> = {},
+): Promise<
+  { code: number; answers: Record<string, unknown>[]; stderr: string }
+> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD],
+    env: { RUSTPAD_URL: url, NO_COLOR: "1", ...env },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writing = (async () => {
+    const writer = child.stdin.getWriter();
+    for (const bytes of lines) await writer.write(bytes);
+    await writer.close();
+  })();
+  const [output] = await Promise.all([child.output(), writing]);
+  const answers = new TextDecoder().decode(output.stdout).trim().split("\n")
+    .filter((text) => text !== "").map((text) => JSON.parse(text))
+    .filter((message) => "id" in message);
+  return {
+    code: output.code,
+    answers,
+    stderr: new TextDecoder().decode(output.stderr),
+  };
+}
+
+Deno.test("A stdio line over 10 MiB gets a JSON-RPC error for its own id, and the next request is served", async () => {
+  await using pads = await startPadServer();
+  // The SDK client writes "id" after "params": at the far end of the line.
+  const huge =
+    `{"method":"tools/call","params":{"name":"append_to_document","arguments":{"id":"s","text":"${
+      "x".repeat(10 * 1024 * 1024 + 10)
+    }"}},"jsonrpc":"2.0","id":7}`;
+  const { code, answers, stderr } = await pipeStdio(pads.url, [
+    line(INITIALIZE),
+    line(INITIALIZED),
+    line(append(2, "s", "before")),
+    line(huge),
+    line(append(8, "s", " after")),
+  ]);
+  assert.equal(code, 0);
+  // Answers come as calls finish; find them by id.
+  answers.sort((a, b) => (a.id as number) - (b.id as number));
+  assert.deepEqual(answers.map((answer) => answer.id), [1, 2, 7, 8]);
+  const refused = answers[2] as { error: { code: number; message: string } };
+  assert.equal(refused.error.code, -32600);
+  assert.match(
+    refused.error.message,
+    /^Cannot read the message as its line is 10485\d+ bytes, over the limit of 8388608 \(RUSTPAD_MCP_MAX_MESSAGE_BYTES\): send a smaller message; nothing was done$/,
+  );
+  const served = answers[3] as {
+    result: { structuredContent: { status: string } };
+  };
+  assert.equal(served.result.structuredContent.status, "applied");
+  assert.equal(pads.text("s"), "before after");
+  assert.match(
+    stderr,
+    /skipped a stdio line: Cannot read the message as its line is/,
+  );
+});
+
+Deno.test("Lines that are not JSON or not JSON-RPC get errors, an over-long notification only a line on stderr, and serving goes on", async () => {
+  await using pads = await startPadServer();
+  const { code, answers, stderr } = await pipeStdio(pads.url, [
+    line(INITIALIZE),
+    line(INITIALIZED),
+    line("this is not json"),
+    line({ jsonrpc: "1.0", id: 3, method: 5 }),
+    line(
+      `{"jsonrpc":"2.0","method":"notifications/x","params":{"p":"${
+        "y".repeat(70_000)
+      }"}}`,
+    ),
+    line(`["${"z".repeat(70_000)}"]`),
+    encoder.encode("\n\r\n"),
+    line(append(9, "n", "still here")),
+  ], { RUSTPAD_MCP_MAX_MESSAGE_BYTES: "65536" });
+  assert.equal(code, 0);
+  const errors = answers.filter((answer) => "error" in answer) as {
+    id: unknown;
+    error: { code: number; message: string };
+  }[];
+  assert.deepEqual(
+    errors.map(({ id, error }) => [id, error.code]),
+    [[null, -32700], [3, -32600], [null, -32600]],
+  );
+  assert.match(errors[2]!.error.message, /over the limit of 65536/);
+  const served = answers.find((answer) => answer.id === 9) as {
+    result: { structuredContent: { status: string } };
+  };
+  assert.equal(served.result.structuredContent.status, "applied");
+  assert.equal(pads.text("n"), "still here");
+  // The notification over the cap: no answer, but reported.
+  assert.equal(stderr.match(/skipped a stdio line/g)?.length, 4);
+});
