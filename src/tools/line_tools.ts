@@ -6,9 +6,8 @@
  */
 
 import { z } from "zod";
-import { SEARCH_TIME_LIMIT_MS, searchBounded } from "../text/bounded_search.ts";
 import { MAX_LINE_LENGTH, readLines } from "../text/lines.ts";
-import type { SearchMatch } from "../text/search.ts";
+import { type SearchMatch, searchText } from "../text/search.ts";
 import { READ_ANNOTATIONS, readPad, untrustedShape } from "./_reading.ts";
 import {
   countField,
@@ -98,9 +97,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad like grep: each match's line, column, text and context lines. Use it to locate what to read or edit in a long pad, then read_lines or edit_document. Literal and case-sensitive unless regex (JavaScript syntax, flags u and m) or case_insensitive; a regex running over ${
-      SEARCH_TIME_LIMIT_MS / 1000
-    } s fails with an error. Changes no text but joins the pad like get_document.`,
+    `Find text in a pad like grep: each match's line, column, text and context lines. Use it to locate what to read or edit in a long pad, then read_lines or edit_document. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 syntax (as in Go and ripgrep) run in linear time: lookaround and backreferences are refused; \\d \\w \\b are ASCII; ^ and $ match at each \\n (before CRLF write \\r?$); inline flags such as (?s); a pattern too large for a long pad fails. Changes no text but joins the pad like get_document.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1).describe("Text, or regex with regex: true."),
@@ -128,7 +125,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   async run(args, context) {
     const { id, pattern } = args;
     const { text, revision } = await readPad(context, id);
-    const found = await searchBounded(text, pattern, {
+    const found = searchText(text, pattern, {
       regex: args.regex,
       caseInsensitive: args.case_insensitive,
       contextLines: args.context_lines,
