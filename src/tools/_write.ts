@@ -13,6 +13,7 @@ import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import type { EditOutcome } from "../rustpad/session_pool.ts";
 import { idempotent } from "./_idempotent.ts";
+import { refuseLoneSurrogates } from "./_lone_surrogates.ts";
 export { idempotencyKeySchema } from "./_idempotent.ts";
 import { checkAvoidPeople, nearbyAt, nearbySchema } from "./_presence.ts";
 import {
@@ -52,7 +53,8 @@ export interface WriteGate {
   /**
    * Submit an edit through the session pool. Refuses, sending nothing, if
    * the mode requires this tool to consult {@linkcode WriteGate.confirm}
-   * and it has not: a new tool cannot write past the permission mode.
+   * and it has not (a new tool cannot write past the permission mode), or
+   * if the edit inserts half of a surrogate pair, which Rustpad hangs up on.
    */
   edit(
     padId: string,
@@ -94,6 +96,7 @@ function gate(
       }
       return await context.sessions.edit(padId, (session) => {
         const operation = build(session);
+        refuseLoneSurrogates(padId, session.text, operation);
         if (avoidPeople) checkAvoidPeople(context, padId, session, operation);
         return operation;
       });
