@@ -174,10 +174,22 @@ export class LivePads {
    * server's text now. Empty for a pad not open.
    *
    * @param padId The pad.
+   * @param limit At most this many (a pad may hold 10,000).
    * @returns The people, by user id order of arrival.
    */
-  people(padId: string): PersonPresence[] {
-    return this.#pads.get(padId)?.presence.people() ?? [];
+  people(padId: string, limit: number = Infinity): PersonPresence[] {
+    return this.#pads.get(padId)?.presence.people(limit) ?? [];
+  }
+
+  /**
+   * How many others are in the pad now, as {@linkcode LivePads.people}
+   * would list them all.
+   *
+   * @param padId The pad.
+   * @returns The count; 0 for a pad not open.
+   */
+  peopleCount(padId: string): number {
+    return this.#pads.get(padId)?.presence.peopleCount() ?? 0;
   }
 
   /**
@@ -198,10 +210,21 @@ export class LivePads {
    *
    * @param padId The pad.
    * @param revision The edit's revision (its acknowledgement's revision - 1).
-   * @returns The people, or an empty list.
+   * @returns The first 100 people, or an empty list.
    */
   nearby(padId: string, revision: number): PersonInRange[] {
-    return this.#pads.get(padId)?.presence.nearby(revision) ?? [];
+    return this.#pads.get(padId)?.presence.nearby(revision).people ?? [];
+  }
+
+  /**
+   * How many people were near our own edit at `revision`, listed or not.
+   *
+   * @param padId The pad.
+   * @param revision The edit's revision.
+   * @returns The count.
+   */
+  nearbyCount(padId: string, revision: number): number {
+    return this.#pads.get(padId)?.presence.nearby(revision).total ?? 0;
   }
 
   /**

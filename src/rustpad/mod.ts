@@ -13,8 +13,11 @@ export {
   RevisionLog,
 } from "./revision_log.ts";
 export {
+  MAX_CURSORS,
+  MAX_NAME_LENGTH,
   MAX_USERS,
   PadState,
+  type PadUser,
   type SessionEvent,
   type SessionListener,
 } from "./pad_state.ts";

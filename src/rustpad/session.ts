@@ -10,7 +10,7 @@
  */
 
 import type { TextOperation } from "../ot/operation.ts";
-import { PadState, type SessionListener } from "./pad_state.ts";
+import { PadState, type PadUser, type SessionListener } from "./pad_state.ts";
 import type { CursorData, UserId, UserInfo } from "./protocol.ts";
 import type { LoggedOperation } from "./revision_log.ts";
 import { parseBaseUrl, socketUrl } from "./urls.ts";
@@ -137,17 +137,28 @@ export class PadSession {
     return this.#state.oldestRevision;
   }
 
-  /** The pad's editor language, or `null` if never set. */
+  /**
+   * The pad's editor language, or `null` if never set; cut to 64 code
+   * points (see {@linkcode PadSession.languageTruncated}).
+   */
   get language(): string | null {
     return this.#state.language;
   }
 
-  /** Everyone announced in the pad now, by user id, this session included. */
-  get users(): ReadonlyMap<UserId, UserInfo> {
+  /** Whether the language set was longer than 64 code points and is cut. */
+  get languageTruncated(): boolean {
+    return this.#state.languageTruncated;
+  }
+
+  /**
+   * Everyone announced in the pad now, by user id, this session included;
+   * names cut to 64 code points.
+   */
+  get users(): ReadonlyMap<UserId, PadUser> {
     return this.#state.users;
   }
 
-  /** Cursor data by user id. */
+  /** Cursor data by user id, at most 16 cursors and 16 selections each. */
   get cursors(): ReadonlyMap<UserId, CursorData> {
     return this.#state.cursors;
   }

@@ -97,7 +97,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad like grep: each match's line, column, text and context lines. Use it to locate what to read or edit in a long pad, then read_lines or edit_document. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 syntax (as in Go and ripgrep) run in linear time: lookaround and backreferences are refused; \\d \\w \\b are ASCII; ^ and $ match at each \\n (before CRLF write \\r?$); inline flags such as (?s); a pattern too large for a long pad fails. Changes no text but joins the pad like get_document.`,
+    `Find text in a pad like grep: each match's line, column, text and context lines. Use it to locate what to read or edit in a long pad, then read_lines or edit_document. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 syntax (Go, ripgrep), linear time: no lookaround/backreferences; \\d \\w \\b ASCII; ^ $ at each \\n (CRLF: \\r?$). Changes no text but joins the pad like get_document.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1).describe("Text, or regex with regex: true."),

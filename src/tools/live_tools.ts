@@ -30,6 +30,7 @@ import {
   result,
   untrustedResult,
 } from "./_shared.ts";
+import { MAX_PEOPLE_LISTED } from "./_presence.ts";
 import { waitForChange } from "./_wait.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
@@ -61,6 +62,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       name: z.string(),
       self: z.boolean().describe("This agent's own edit."),
     })),
+    more_authors: countField.optional(),
     untrusted: z.literal(true),
   }),
   annotations: {
@@ -84,6 +86,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
     const since = args.since_revision;
     let diff = "";
     const authors: { name: string; self: boolean }[] = [];
+    let moreAuthors = 0;
     if (outcome.changed) {
       const entries = operationsSince(session, since);
       diff = diffOf(session, since, entries);
@@ -93,7 +96,8 @@ export const waitForChangeTool: ToolDefinition = defineTool({
         const self = live.isOwn(args.id, entry.author);
         if (seen.has(`${self}:${name}`)) continue;
         seen.add(`${self}:${name}`);
-        authors.push({ name, self });
+        if (authors.length < MAX_PEOPLE_LISTED) authors.push({ name, self });
+        else moreAuthors++;
       }
     }
     const structured = {
@@ -103,12 +107,17 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       revision: session.revision,
       diff,
       authors,
+      ...(moreAuthors > 0 && { more_authors: moreAuthors }),
       untrusted: true,
     };
     const summary = outcome.changed
       ? `Pad "${args.id}" changed from revision ${since} to ${session.revision}${
         outcome.timedOut ? " (still changing at the timeout)" : ""
-      }; authors and diff:`
+      }; authors${
+        moreAuthors > 0
+          ? ` (the first ${authors.length}, ${moreAuthors} more)`
+          : ""
+      } and diff:`
       : `Pad "${args.id}" did not change after revision ${since} within ${args.timeout_seconds} s.`;
     if (!outcome.changed) return result(structured, summary);
     return untrustedResult(

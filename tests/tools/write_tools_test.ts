@@ -210,7 +210,9 @@ Deno.test("the agent appears to people under RUSTPAD_USER_NAME and RUSTPAD_USER_
   const person = await PadSession.open(h.pads.url, "seen");
   await h.call("append_to_document", { id: "seen", text: "hi" });
   await waitFor(() => person.users.size === 1, "the agent to appear");
-  assert.deepEqual([...person.users.values()], [{ name: "Claude", hue: 300 }]);
+  assert.deepEqual([...person.users.values()], [
+    { name: "Claude", hue: 300, nameTruncated: false },
+  ]);
   await person.close();
 });
 
