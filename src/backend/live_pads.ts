@@ -4,8 +4,7 @@
  * the names of everyone who wrote, its own edits for undo, its own caret
  * shown to people after each edit, and watchers (resource subscriptions,
  * waits) that keep a pad's connection open and reconnect it when dropped.
- * One per {@linkcode SessionPool}, so every MCP session of the process
- * shares it.
+ * One per {@linkcode SessionPool}, shared by every MCP session.
  *
  * @module
  */
@@ -25,7 +24,7 @@ export type { PersonPresence } from "./_pad_presence.ts";
 /** A session event, or the news that a dropped pad is connected again. */
 export type LiveEvent = SessionEvent | { readonly type: "reconnected" };
 
-/** Told of every event on a watched pad, with the session it came from.. */
+/** Told of every event on a watched pad, with the session it came from. */
 export type PadWatcher = (session: PadSession, event: LiveEvent) => void;
 
 /** Delays between attempts to reconnect a watched pad. */
@@ -170,8 +169,7 @@ export class LivePads {
   }
 
   /**
-   * Everyone else in the pad with a known cursor or name, positions in the
-   * server's text now. Empty for a pad not open.
+   * Everyone else in the pad, positions in the server's text now.
    *
    * @param padId The pad.
    * @param limit At most this many (a pad may hold 10,000).
@@ -182,8 +180,7 @@ export class LivePads {
   }
 
   /**
-   * How many others are in the pad now, as {@linkcode LivePads.people}
-   * would list them all.
+   * How many others are in the pad now: all {@linkcode LivePads.people}.
    *
    * @param padId The pad.
    * @returns The count; 0 for a pad not open.
@@ -217,7 +214,7 @@ export class LivePads {
   }
 
   /**
-   * How many people were near our own edit at `revision`, listed or not.
+   * How many people were near our own edit at `revision`, all told.
    *
    * @param padId The pad.
    * @param revision The edit's revision.
@@ -346,6 +343,11 @@ export class LivePads {
     if (!error) {
       this.log.send("debug", `Closed pad "${pad.padId}"`, { pad: pad.padId });
       pad.session = undefined;
+      // Forgotten unless it holds own edits to undo: a process that reads
+      // a million pads keeps nothing of them.
+      if (pad.watchers.size === 0 && this.undo.count(pad.padId) === 0) {
+        this.#pads.delete(pad.padId);
+      }
       return;
     }
     pad.failed = true;

@@ -2,7 +2,9 @@
 // becomes a registered tool whose answer carries the structured result and
 // a text block with pad-derived parts fenced as untrusted; a thrown error
 // becomes `isError` with its sentence; cancellation, progress and
-// confirmation dialogs come from the request.
+// confirmation dialogs come from the request. While a call on a pad runs,
+// the pad is held open (never closed to make room for another pad); a
+// cancelled or dropped request lets go of it at once.
 
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -56,6 +58,11 @@ export function registerTools(
                 params: { progressToken, progress, total, message },
               }).catch(() => {}),
         };
+        const padId = (args as { id?: unknown }).id;
+        const release = typeof padId === "string"
+          ? context.sessions.retain(padId)
+          : () => {};
+        extra.signal.addEventListener("abort", release, { once: true });
         try {
           return toCallToolResult(await tool.run(args, context, call));
         } catch (error) {
@@ -63,6 +70,9 @@ export function registerTools(
             content: [{ type: "text", text: describeError(error) }],
             isError: true,
           };
+        } finally {
+          extra.signal.removeEventListener("abort", release);
+          release();
         }
       },
     );

@@ -191,14 +191,15 @@ export function createServer(
     { instructions: INSTRUCTIONS },
   );
   const live = LivePads.of(backend.sessions);
+  const context = { ...createToolContext(backend), config };
   attachLogging(mcp, live.log);
-  registerResources(mcp, live, config.rustpadUrl);
+  registerResources(mcp, live, config.rustpadUrl, context.holds);
   registerTools(
     mcp,
     TOOL_NAMES.filter((name) => config.tools.has(name)).map((name) =>
       TOOLS[name]
     ),
-    { ...createToolContext(backend), config },
+    context,
   );
   return new RustpadMcpServer(mcp, backend, options.backend === undefined);
 }

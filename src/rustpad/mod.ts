@@ -48,11 +48,13 @@ export {
 } from "./session.ts";
 export {
   EditNotAcknowledgedError,
+  OpenPadLimitError,
   SessionError,
   type SessionErrorKind,
 } from "./session_error.ts";
 export {
   type AdoptListener,
+  DEFAULT_MAX_OPEN_PADS,
   type EditOutcome,
   SessionPool,
   type SessionPoolOptions,

@@ -80,6 +80,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       quietMs: args.quiet_ms,
       timeoutMs: args.timeout_seconds * 1000,
       signal: call.signal,
+      holds: context.holds,
       progress: call.progress,
     });
     const { session } = outcome;

@@ -42,6 +42,7 @@ export {
   type WriteToolDefinition,
 } from "./_write.ts";
 export { objectSchema } from "./_shared.ts";
+export { MAX_SESSION_HOLDS, SessionHolds } from "./session_holds.ts";
 
 /**
  * Every tool, by name, in the order tools/list shows them.

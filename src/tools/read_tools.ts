@@ -21,7 +21,7 @@ import {
   result,
   untrustedResult,
 } from "./_shared.ts";
-import { MAX_PEOPLE_LISTED, peopleIn, peopleSchema } from "./_presence.ts";
+import { peopleIn, peopleSchema } from "./_presence.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
 const EMPTY_NOTE =

@@ -18,6 +18,7 @@ import type {
   ConfirmationGuard,
   ElicitConfirm,
 } from "../safety/confirmation.ts";
+import { SessionHolds } from "./session_holds.ts";
 
 /** The hints a client reads to judge a tool's risk (MCP tool annotations). */
 export interface ToolAnnotations {
@@ -73,6 +74,8 @@ export interface ToolContext {
   readonly guard: ConfirmationGuard;
   /** The pads this agent has read, for `RUSTPAD_REQUIRE_READ`. */
   readonly readPads: Set<string>;
+  /** This agent's subscriptions and waits, at most 20 together. */
+  readonly holds: SessionHolds;
 }
 
 /** What one call brings besides its arguments. */
@@ -182,8 +185,8 @@ export function toolResult(
 }
 
 /**
- * A fresh context for one agent on `backend`: its own read set, the
- * backend's pads, HTTP client and tokens.
+ * A fresh context for one agent on `backend`: its own read set and count
+ * of subscriptions and waits, the backend's pads, HTTP client and tokens.
  *
  * @param backend The process-wide state.
  * @returns The context; nothing to close (the backend owns the pads).
@@ -212,5 +215,6 @@ export function createToolContext(backend: Backend): ToolContext {
     http: backend.http,
     guard: backend.guard,
     readPads: new Set(),
+    holds: new SessionHolds(),
   };
 }
