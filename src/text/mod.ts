@@ -28,6 +28,7 @@ export {
   type SearchResult,
   searchText,
 } from "./search.ts";
+export { MAX_WAITING_SEARCHES, SearchQueue } from "./search_queue.ts";
 export {
   type BatchEdit,
   BatchEditError,

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { MAX_LINE_LENGTH, readLines } from "../text/lines.ts";
 import { type SearchMatch, searchText } from "../text/search.ts";
+import { SearchQueue } from "../text/search_queue.ts";
 import { READ_ANNOTATIONS, readPad, untrustedShape } from "./_reading.ts";
 import {
   countField,
@@ -80,6 +81,9 @@ export const readLinesTool: ToolDefinition = defineTool({
   },
 });
 
+/** Every search of the process, one at a time with other calls between. */
+const SEARCHES = new SearchQueue();
+
 /** The most UTF-16 units of match details one search answers with. */
 const MAX_DETAIL_LENGTH = 262_144;
 
@@ -125,13 +129,15 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   async run(args, context) {
     const { id, pattern } = args;
     const { text, revision } = await readPad(context, id);
-    const found = searchText(text, pattern, {
-      regex: args.regex,
-      caseInsensitive: args.case_insensitive,
-      contextLines: args.context_lines,
-      maxResults: args.max_results,
-      maxCharacters: MAX_DETAIL_LENGTH,
-    });
+    const found = await SEARCHES.run(() =>
+      searchText(text, pattern, {
+        regex: args.regex,
+        caseInsensitive: args.case_insensitive,
+        contextLines: args.context_lines,
+        maxResults: args.max_results,
+        maxCharacters: MAX_DETAIL_LENGTH,
+      })
+    );
     const structured = {
       id,
       matches: found.matches.map((match) => ({
