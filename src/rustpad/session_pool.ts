@@ -168,30 +168,30 @@ export class SessionPool {
     return this.#options.maxOpen ?? DEFAULT_MAX_OPEN_PADS;
   }
 
-  /** Close the least recently used idle session if the pool is full. */
-  #makeRoom(padId: string): void {
-    if (this.openCount < this.maxOpen) return;
+  /**
+   * If the pool is full, close the least recently used idle session; the
+   * new one connects once its socket is closed, so never more are open.
+   */
+  #makeRoom(padId: string): Promise<void> | undefined {
+    if (this.openCount < this.maxOpen) return undefined;
     for (const [id, entry] of this.#entries) {
       const session = entry.ready;
       if (
         session?.isOpen && !session.hasPendingEdits && !this.#retained.has(id)
-      ) {
-        void this.#drop(id, entry);
-        return;
-      }
+      ) return this.#drop(id, entry);
     }
     throw new OpenPadLimitError(padId, this.maxOpen);
   }
 
   #open(padId: string): Entry {
-    this.#makeRoom(padId);
-    const entry: Entry = {
-      session: PadSession.open(this.#baseUrl, padId, {
+    const room = this.#makeRoom(padId);
+    const open = () =>
+      PadSession.open(this.#baseUrl, padId, {
         ...this.#options.timeoutMs !== undefined &&
           { timeoutMs: this.#options.timeoutMs },
         ...this.#options.user !== undefined && { user: this.#options.user },
-      }),
-    };
+      });
+    const entry: Entry = { session: room?.then(open, open) ?? open() };
     this.#entries.set(padId, entry);
     entry.session.then((session) => {
       entry.ready = session;
