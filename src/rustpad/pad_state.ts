@@ -89,7 +89,8 @@ export class PadState {
   #local = new TextBuffer();
   #server = new TextBuffer();
   #log = new RevisionLog();
-  #authors: UserId[] = [];
+  /** The author of operation 0, kept past the log's window. */
+  #firstAuthor: UserId | undefined;
   #language: string | null = null;
   #languageTruncated = false;
   #users = new Map<UserId, PadUser>();
@@ -150,13 +151,16 @@ export class PadState {
   }
 
   /**
-   * The author of history operation `revision`, however old.
+   * The author of history operation `revision`: the first operation, or one
+   * within the log's window (an author per operation ever seen would grow
+   * without bound).
    *
    * @param revision The operation's index in the history.
-   * @returns The author, or `undefined` if not seen yet.
+   * @returns The author, or `undefined` if not seen yet or no longer kept.
    */
   authorOf(revision: number): UserId | undefined {
-    return this.#authors[revision];
+    if (revision === 0) return this.#firstAuthor;
+    return this.#log.authorOf(revision);
   }
 
   /**
@@ -333,7 +337,7 @@ export class PadState {
         );
       }
       const inverse = this.#server.applyAndInvert(operation);
-      this.#authors.push(id);
+      if (revision === 0) this.#firstAuthor = id;
       const entry = this.#log.append({ author: id, operation, inverse });
       if (id === ownId) {
         const { state, send } = serverAck(this.#client);

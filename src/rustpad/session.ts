@@ -174,10 +174,12 @@ export class PadSession {
   }
 
   /**
-   * The author of history operation number `revision` (0-based).
+   * The author of history operation number `revision` (0-based): the first,
+   * or one from {@linkcode PadSession.oldestRevision} on.
    *
    * @param revision The operation's index in the history.
-   * @returns The author's user id, or `undefined` if not seen yet.
+   * @returns The author's user id, or `undefined` if not seen yet or no
+   * longer kept.
    */
   authorOf(revision: number): UserId | undefined {
     return this.#state.authorOf(revision);

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { connect, structured, textOf, waitFor } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
-import { PadSession } from "../../mod.ts";
+import { PadSession, TextOperation } from "../../mod.ts";
 
 const HUGE = 2_000_000;
 
@@ -100,5 +100,38 @@ Deno.test("`get_document_info` lists the first 100 of 105 people and says 5 more
     );
   } finally {
     for (const person of people) await person.close();
+  }
+});
+
+Deno.test("a person rewriting a full pad 40 times leaves the agent a bounded history: it answers, and refuses an edit based before it", async () => {
+  await using h = await connect();
+  const id = "rewrites";
+  structured(await h.call("append_to_document", { id, text: "start" }));
+  const person = await PadSession.open(h.pads.url, id);
+  try {
+    for (let n = 0; n < 40; n++) {
+      await person.submit(
+        new TextOperation().delete(person.length).insert(
+          String.fromCharCode(97 + (n % 26)).repeat(262_144),
+        ),
+      );
+    }
+    let info: Info | undefined;
+    await waitFor(async () => {
+      info = await infoOf(h, id);
+      return (info as unknown as { revision: number }).revision === 41;
+    }, "the agent to see every rewrite");
+    const refused = await h.call("edit_document", {
+      id,
+      base_revision: 1,
+      edits: [{ old_string: "start", new_string: "x" }],
+    });
+    assert.equal(refused.isError, true);
+    assert.match(textOf(refused), /older than the oldest revision/);
+    assert.match(textOf(refused), /nothing was changed/);
+    assert.ok(Deno.memoryUsage().heapUsed < 512 * 2 ** 20);
+    assert.equal(await h.text(id), "n".repeat(262_144));
+  } finally {
+    await person.close();
   }
 });
