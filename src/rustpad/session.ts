@@ -131,7 +131,8 @@ export class PadSession {
   /**
    * The oldest revision {@linkcode PadSession.textAt},
    * {@linkcode PadSession.operationsSince} and {@linkcode PadSession.rebase}
-   * accept: the last 10,000 operations are kept.
+   * accept: at most the last 10,000 operations, holding at most 4 Mi UTF-16
+   * units of inserted text, are kept.
    */
   get oldestRevision(): number {
     return this.#state.oldestRevision;
