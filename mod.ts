@@ -64,6 +64,7 @@ export {
   positionsOf,
   rangesTouched,
   REVISION_LOG_CAPACITY,
+  REVISION_LOG_MAX_TEXT,
   RevisionLog,
   RustpadHttpClient,
   RustpadHttpError,

@@ -10,6 +10,7 @@
 export {
   type LoggedOperation,
   REVISION_LOG_CAPACITY,
+  REVISION_LOG_MAX_TEXT,
   RevisionLog,
 } from "./revision_log.ts";
 export {
