@@ -106,6 +106,16 @@ export class RawPerson implements AsyncDisposable {
     );
   }
 
+  /** Send any cursor data, as a hostile editor may (Rustpad sets no limit). */
+  sendCursors(cursors: number[], selections: [number, number][]): void {
+    this.#socket.send(JSON.stringify({ CursorData: { cursors, selections } }));
+  }
+
+  /** Set the pad's language for everyone, as any editor may. */
+  sendLanguage(language: string): void {
+    this.#socket.send(JSON.stringify({ SetLanguage: language }));
+  }
+
   async [Symbol.asyncDispose](): Promise<void> {
     this.#socket.close();
     await this.#closed;

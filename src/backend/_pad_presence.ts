@@ -4,7 +4,10 @@
 // typed, the names of everyone seen, who was near each of our own edits,
 // and our own caret shown to people after each edit, at most five cursor
 // updates a second (Rustpad drops connections whose 16-message metadata
-// queue overflows).
+// queue overflows). Everything here is bounded whatever people send: names
+// and cursor lists are cut by the session on arrival, at most MAX_USERS
+// people are present, names of people gone are forgotten oldest first past
+// NAMES_KEPT, and each own edit remembers at most NEARBY_LISTED people.
 
 import { Coalescer } from "./coalescer.ts";
 import type { LoggedOperation } from "../rustpad/revision_log.ts";
@@ -17,6 +20,7 @@ import {
   positionsOf,
   type TextPosition,
 } from "../rustpad/presence.ts";
+import { MAX_USERS } from "../rustpad/pad_state.ts";
 import type { UserId } from "../rustpad/protocol.ts";
 import type { PadSession } from "../rustpad/session.ts";
 
@@ -24,8 +28,10 @@ import type { PadSession } from "../rustpad/session.ts";
 export interface PersonPresence {
   /** Their user id on this connection's view of the pad. */
   id: UserId;
-  /** Display name (untrusted). */
+  /** Display name (untrusted), at most 64 code points. */
   name: string;
+  /** Whether the announced name was longer and is cut, ending in "…". */
+  nameTruncated: boolean;
   /** Cursor positions. */
   cursors: TextPosition[];
   /** Selections. */
@@ -38,6 +44,16 @@ export interface PersonPresence {
 const CURSOR_UPDATES_PER_SECOND = 5;
 /** Own edits whose nearby people are remembered. */
 const NEARBY_KEPT = 100;
+/** People remembered near each own edit; the rest are only counted. */
+export const NEARBY_LISTED = 100;
+/** Names kept for authors of the history, present or gone. */
+const NAMES_KEPT = 2 * MAX_USERS;
+
+/** Who was near one own edit: the first people, and how many in all. */
+export interface Nearby {
+  people: PersonInRange[];
+  total: number;
+}
 
 interface Cursor {
   cursors: number[];
@@ -57,7 +73,7 @@ export class PadPresence {
   #caret: number | undefined;
   #caretDirty = false;
   #beacon = this.#newBeacon();
-  #nearby = new Map<number, PersonInRange[]>();
+  #nearby = new Map<number, Nearby>();
 
   /** `isOwn` tells our own edits and cursors from people's. */
   constructor(isOwn: IsOwnAuthor) {
@@ -134,16 +150,25 @@ export class PadPresence {
     for (const id of this.#cursors.keys()) {
       if (!users.has(id)) this.#cursors.delete(id);
     }
+    // People come and go for ever: forget the oldest names of those gone.
+    for (const id of this.#names.keys()) {
+      if (this.#names.size <= NAMES_KEPT) break;
+      if (!users.has(id)) this.#names.delete(id);
+    }
   }
 
-  /** Everyone else in the pad, positions in the server's text now. */
-  people(): PersonPresence[] {
+  /**
+   * The first `limit` others in the pad, by arrival, positions in the
+   * server's text now.
+   */
+  people(limit: number): PersonPresence[] {
     const session = this.#session;
     if (!session?.isOpen) return [];
     const now = Date.now();
     const text = session.serverText;
     const people: PersonPresence[] = [];
     for (const [id, info] of session.users) {
+      if (people.length >= limit) break;
       if (this.#isOwn(session, id)) continue;
       const cursor = this.#cursors.get(id);
       const count = cursor?.cursors.length ?? 0;
@@ -155,6 +180,7 @@ export class PadPresence {
       people.push({
         id,
         name: info.name,
+        nameTruncated: info.nameTruncated,
         cursors: positions.slice(0, count),
         selections: (cursor?.selections ?? []).map((_, index) => ({
           start: ends[2 * index]!,
@@ -164,6 +190,17 @@ export class PadPresence {
       });
     }
     return people;
+  }
+
+  /** How many others are in the pad. */
+  peopleCount(): number {
+    const session = this.#session;
+    if (!session?.isOpen) return 0;
+    let count = 0;
+    for (const id of session.users.keys()) {
+      if (!this.#isOwn(session, id)) count++;
+    }
+    return count;
   }
 
   /** People who moved or typed within `withinMs`, raw offsets. */
@@ -180,8 +217,8 @@ export class PadPresence {
   }
 
   /** Who was at our own edit at `revision`. */
-  nearby(revision: number): PersonInRange[] {
-    return this.#nearby.get(revision) ?? [];
+  nearby(revision: number): Nearby {
+    return this.#nearby.get(revision) ?? { people: [], total: 0 };
   }
 
   /** A name for user `id`, even after they left. */
@@ -206,7 +243,10 @@ export class PadPresence {
       by: "line",
     });
     if (hits.length === 0) return;
-    this.#nearby.set(entry.revision, hits);
+    this.#nearby.set(entry.revision, {
+      people: hits.length > NEARBY_LISTED ? hits.slice(0, NEARBY_LISTED) : hits,
+      total: hits.length,
+    });
     for (const key of this.#nearby.keys()) {
       if (this.#nearby.size <= NEARBY_KEPT) break;
       this.#nearby.delete(key);

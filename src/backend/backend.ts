@@ -78,6 +78,7 @@ export class Backend implements AsyncDisposable {
     this.sessions = new SessionPool(config.rustpadUrl, {
       timeoutMs: config.timeoutMs,
       user: { name: config.userName, hue: config.userHue },
+      maxOpen: config.maxOpenPads,
     });
     this.http = new RustpadHttpClient(config.rustpadUrl, {
       timeoutMs: config.timeoutMs,

@@ -4,13 +4,18 @@
  * the names of everyone who wrote, its own edits for undo, its own caret
  * shown to people after each edit, and watchers (resource subscriptions,
  * waits) that keep a pad's connection open and reconnect it when dropped.
- * One per {@linkcode SessionPool}, so every MCP session of the process
- * shares it.
+ * One per {@linkcode SessionPool}, shared by every MCP session.
  *
  * @module
  */
 
 import { EditOwners, OwnIds } from "./_own_ids.ts";
+import {
+  type LiveEvent,
+  type PadLive,
+  type PadWatcher,
+  scheduleReconnect,
+} from "./_pad_live.ts";
 import { PadPresence, type PersonPresence } from "./_pad_presence.ts";
 import { OperatorLog } from "./logging.ts";
 import type { SessionEvent } from "../rustpad/pad_state.ts";
@@ -22,29 +27,7 @@ import { UndoHistory } from "../rustpad/undo.ts";
 
 export type { PersonPresence } from "./_pad_presence.ts";
 
-/** A session event, or the news that a dropped pad is connected again. */
-export type LiveEvent = SessionEvent | { readonly type: "reconnected" };
-
-/** Told of every event on a watched pad, with the session it came from.. */
-export type PadWatcher = (session: PadSession, event: LiveEvent) => void;
-
-/** Delays between attempts to reconnect a watched pad. */
-const RECONNECT_DELAYS_MS = [100, 500, 1000, 2000, 5000];
-
-interface PadLive {
-  readonly padId: string;
-  session: PadSession | undefined;
-  failed: boolean;
-  presence: PadPresence;
-  /** This process's user ids on the pad, across its connections. */
-  ownIds: OwnIds;
-  /** Which agent made each of this process's recent edits. */
-  owners: EditOwners;
-  watchers: Set<PadWatcher>;
-  release: (() => void) | undefined;
-  reconnectTimer: ReturnType<typeof setTimeout> | undefined;
-  attempts: number;
-}
+export type { LiveEvent, PadWatcher } from "./_pad_live.ts";
 
 const registry = new WeakMap<SessionPool, LivePads>();
 
@@ -174,14 +157,24 @@ export class LivePads {
   }
 
   /**
-   * Everyone else in the pad with a known cursor or name, positions in the
-   * server's text now. Empty for a pad not open.
+   * Everyone else in the pad, positions in the server's text now.
    *
    * @param padId The pad.
+   * @param limit At most this many (a pad may hold 10,000).
    * @returns The people, by user id order of arrival.
    */
-  people(padId: string): PersonPresence[] {
-    return this.#pads.get(padId)?.presence.people() ?? [];
+  people(padId: string, limit: number = Infinity): PersonPresence[] {
+    return this.#pads.get(padId)?.presence.people(limit) ?? [];
+  }
+
+  /**
+   * How many others are in the pad now: all {@linkcode LivePads.people}.
+   *
+   * @param padId The pad.
+   * @returns The count; 0 for a pad not open.
+   */
+  peopleCount(padId: string): number {
+    return this.#pads.get(padId)?.presence.peopleCount() ?? 0;
   }
 
   /**
@@ -202,10 +195,21 @@ export class LivePads {
    *
    * @param padId The pad.
    * @param revision The edit's revision (its acknowledgement's revision - 1).
-   * @returns The people, or an empty list.
+   * @returns The first 100 people, or an empty list.
    */
   nearby(padId: string, revision: number): PersonInRange[] {
-    return this.#pads.get(padId)?.presence.nearby(revision) ?? [];
+    return this.#pads.get(padId)?.presence.nearby(revision).people ?? [];
+  }
+
+  /**
+   * How many people were near our own edit at `revision`, all told.
+   *
+   * @param padId The pad.
+   * @param revision The edit's revision.
+   * @returns The count.
+   */
+  nearbyCount(padId: string, revision: number): number {
+    return this.#pads.get(padId)?.presence.nearby(revision).total ?? 0;
   }
 
   /**
@@ -348,6 +352,11 @@ export class LivePads {
     if (!error) {
       this.log.send("debug", `Closed pad "${pad.padId}"`, { pad: pad.padId });
       pad.session = undefined;
+      // Forgotten unless it holds own edits to undo: a process that reads
+      // a million pads keeps nothing of them.
+      if (pad.watchers.size === 0 && !this.undo.holds(pad.padId)) {
+        this.#pads.delete(pad.padId);
+      }
       return;
     }
     pad.failed = true;
@@ -363,28 +372,7 @@ export class LivePads {
   }
 
   #scheduleReconnect(pad: PadLive): void {
-    if (pad.watchers.size === 0 || pad.reconnectTimer !== undefined) return;
-    const delay = RECONNECT_DELAYS_MS[
-      Math.min(pad.attempts, RECONNECT_DELAYS_MS.length - 1)
-    ]!;
-    pad.attempts++;
-    pad.reconnectTimer = setTimeout(() => {
-      pad.reconnectTimer = undefined;
-      if (pad.watchers.size === 0) return;
-      this.pool.get(pad.padId).catch((error: Error) => {
-        if (error instanceof TypeError) return; // The pool is closed.
-        // A server that stays down is reported about once a minute.
-        if (pad.attempts > 2 && pad.attempts % 12 !== 0) {
-          return this.#scheduleReconnect(pad);
-        }
-        this.log.send(
-          "warning",
-          `Cannot reconnect to pad "${pad.padId}" yet (attempt ${pad.attempts}): ${error.message}`,
-          { pad: pad.padId },
-        );
-        this.#scheduleReconnect(pad);
-      });
-    }, delay);
+    scheduleReconnect(pad, () => this.pool.get(pad.padId), this.log);
   }
 
   #notify(pad: PadLive, session: PadSession, event: LiveEvent): void {

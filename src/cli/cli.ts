@@ -8,10 +8,6 @@
  */
 
 import { parseArgs } from "node:util";
-import {
-  runSearchProcess,
-  SEARCH_PROCESS_FLAG,
-} from "../text/search_process.ts";
 import { runHttp } from "./_http_main.ts";
 import { configure, embeddedFlagArgs } from "./_embedded.ts";
 import { parseListen } from "../config/listen.ts";
@@ -39,8 +35,6 @@ const USAGE_EXIT_CODE = 2;
  * ```
  */
 export async function main(args: string[]): Promise<number> {
-  // A compiled binary runs its own regex searches (see bounded_search.ts).
-  if (args[0] === SEARCH_PROCESS_FLAG) return await runSearchProcess();
   let flags: {
     help?: boolean | undefined;
     version?: boolean | undefined;

@@ -19,12 +19,15 @@ import {
 } from "./_parse.ts";
 import { EMBEDDED_VARIABLES } from "./_embedded_variables.ts";
 import { HTTP_VARIABLES } from "./_http_variables.ts";
+import { DEFAULT_MAX_OPEN_PADS } from "../rustpad/session_pool.ts";
 import type { Settings, Variable } from "./settings.ts";
 import { ESSENTIAL_TOOLS, READ_TOOLS, TOOL_NAMES } from "./tool_names.ts";
 
 const DEFAULT_URL = "https://rustpad.io";
 const MAX_USER_NAME_LENGTH = 64;
 const MAX_TIMEOUT_MS = 3_600_000;
+/** Each open pad holds a socket, so a file descriptor. */
+const MAX_OPEN_PADS = 10_000;
 
 /** Every variable, keyed by its setting, in --help order. */
 export const VARIABLES: {
@@ -109,6 +112,17 @@ export const VARIABLES: {
       max: MAX_TIMEOUT_MS,
       fallback: 15_000,
       unit: "milliseconds",
+    }),
+  },
+  maxOpenPads: {
+    name: "RUSTPAD_MAX_OPEN_PADS",
+    meaning:
+      `The most pads open at once, one upstream socket each: an integer from 1 to ${MAX_OPEN_PADS}. An idle pad is closed least recently used first to make room; when every open pad is held (a subscription, a wait_for_change, a call in flight), a call on another pad fails naming this variable.`,
+    default: String(DEFAULT_MAX_OPEN_PADS),
+    parse: integerValue({
+      min: 1,
+      max: MAX_OPEN_PADS,
+      fallback: DEFAULT_MAX_OPEN_PADS,
     }),
   },
   ...HTTP_VARIABLES,

@@ -56,6 +56,13 @@ export interface Config {
    */
   readonly timeoutMs: number;
   /**
+   * The most pads open at once (one upstream socket each); idle ones close
+   * least recently used first to make room.
+   *
+   * @default {100}
+   */
+  readonly maxOpenPads: number;
+  /**
    * Which write tools ask a person first: `destructive` (those annotated
    * destructive, on their own rules), `always` (every write) or `never`.
    *

@@ -90,7 +90,7 @@ export function usage(version: string): string {
   ];
   for (const variable of CONFIG_VARIABLES) {
     lines.push(`  ${variable.name}`);
-    lines.push(...wrap(variable.meaning, 80, "      "));
+    for (const line of wrap(variable.meaning, 80, "      ")) lines.push(line);
     lines.push(`      Default: ${variable.default}`);
   }
   return lines.join("\n") + "\n";

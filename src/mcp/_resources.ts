@@ -3,7 +3,8 @@
  * text (marked untrusted), listing and completing the pads open here, and
  * subscriptions that send `notifications/resources/updated` when a pad's
  * text changes, coalesced to about four a second per pad, the last change
- * never swallowed. A subscription keeps its pad's connection open.
+ * never swallowed. A subscription keeps its pad's connection open, and counts
+ * toward the session's subscriptions and waits (at most 20 together).
  *
  * @module
  */
@@ -25,6 +26,7 @@ import { Coalescer } from "../backend/coalescer.ts";
 import type { LivePads } from "../backend/live_pads.ts";
 import { PAD_ID_PATTERN, PAD_ID_RULE } from "../rustpad/pad_id.ts";
 import { editorUrl } from "../rustpad/urls.ts";
+import { SessionHolds } from "../tools/mod.ts";
 
 /** The URI template of a pad resource. */
 export const PAD_URI_TEMPLATE = "rustpad://pad/{id}";
@@ -86,6 +88,7 @@ export function padIdOfUri(uri: string): string {
 interface Subscription {
   coalescer: Coalescer;
   unwatch: (() => void) | undefined;
+  release: () => void;
 }
 
 /**
@@ -95,6 +98,8 @@ interface Subscription {
  * @param server The MCP server of one session.
  * @param live The process's live pads.
  * @param rustpadUrl The Rustpad base URL, for the editor links.
+ * @param holds The session's subscriptions and waits, shared with its
+ * tools.
  *
  * @example Read a pad as a resource
  * ```ts
@@ -123,6 +128,7 @@ export function registerResources(
   server: McpServer,
   live: LivePads,
   rustpadUrl: URL,
+  holds: SessionHolds = new SessionHolds(),
 ): void {
   const openIds = () => live.openPads;
   server.registerResource(
@@ -171,16 +177,19 @@ export function registerResources(
     subscriptions.delete(id);
     subscription.coalescer.close();
     subscription.unwatch?.();
+    subscription.release();
   };
   server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     const id = padIdOfUri(request.params.uri);
     if (subscriptions.has(id)) return {};
     const uri = padUri(id);
+    const release = holds.take(`subscribe to pad "${id}"`);
     const subscription: Subscription = {
       coalescer: new Coalescer(1000 / UPDATES_PER_SECOND, () => {
         server.server.sendResourceUpdated({ uri }).catch(() => stop(id));
       }),
       unwatch: undefined,
+      release,
     };
     subscriptions.set(id, subscription);
     try {

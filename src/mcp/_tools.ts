@@ -5,6 +5,9 @@
 // structured result and a text block with pad-derived parts fenced as
 // untrusted; a thrown error becomes `isError` with its sentence;
 // cancellation, progress and confirmation dialogs come from the request.
+// While a call on a pad runs, the pad is held open (never closed to make
+// room for another pad); a cancelled or dropped request lets go of it at
+// once.
 
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -88,11 +91,19 @@ export function registerTools(
               params: { progressToken, progress, total, message },
             }).catch(() => {}),
       };
+      const padId = (raw as { id?: unknown } | undefined)?.id;
+      const release = typeof padId === "string"
+        ? context.sessions.retain(padId)
+        : () => {};
+      extra.signal.addEventListener("abort", release, { once: true });
       try {
         const args = parseArguments(tool, raw);
         return toCallToolResult(await tool.run(args, context, call));
       } catch (error) {
         return errorResult(describeFailure(error, context.config));
+      } finally {
+        extra.signal.removeEventListener("abort", release);
+        release();
       }
     },
   );

@@ -184,9 +184,9 @@ export function createServer(
     { instructions: INSTRUCTIONS },
   );
   const live = LivePads.of(backend.sessions);
-  attachLogging(mcp, live.log);
-  registerResources(mcp, live, config.rustpadUrl);
   const context = { ...createToolContext(backend), config };
+  attachLogging(mcp, live.log);
+  registerResources(mcp, live, config.rustpadUrl, context.holds);
   registerTools(mcp, toolsFor(config), context);
   // An agent's undo stacks end with its session.
   const previous = mcp.server.onclose;

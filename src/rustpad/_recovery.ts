@@ -39,6 +39,11 @@ export async function settleLostEdit(
       error,
       { cause: cause ?? error },
     );
+  if (error.revision < fresh.oldestRevision) {
+    throw unknown(
+      `The history kept no longer reaches back to revision ${error.revision}`,
+    );
+  }
   if (!await departed(fresh, error.userId, options)) {
     throw unknown(
       `Rustpad did not confirm within ${options.departureWaitMs} ms that it finished with the old connection`,

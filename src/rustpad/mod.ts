@@ -10,11 +10,15 @@
 export {
   type LoggedOperation,
   REVISION_LOG_CAPACITY,
+  REVISION_LOG_MAX_TEXT,
   RevisionLog,
 } from "./revision_log.ts";
 export {
+  MAX_CURSORS,
+  MAX_NAME_LENGTH,
   MAX_USERS,
   PadState,
+  type PadUser,
   type SessionEvent,
   type SessionListener,
 } from "./pad_state.ts";
@@ -46,11 +50,13 @@ export {
 } from "./session.ts";
 export {
   EditNotAcknowledgedError,
+  OpenPadLimitError,
   SessionError,
   type SessionErrorKind,
 } from "./session_error.ts";
 export {
   type AdoptListener,
+  DEFAULT_MAX_OPEN_PADS,
   type EditOutcome,
   SessionPool,
   type SessionPoolOptions,

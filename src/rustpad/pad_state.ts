@@ -27,6 +27,7 @@ import {
 import { type LoggedOperation, RevisionLog } from "./revision_log.ts";
 import type { SessionError } from "./session_error.ts";
 import { TextBuffer } from "../ot/text_buffer.ts";
+import { advanceCodePoints } from "../ot/code_points.ts";
 
 /** Something that changed in a pad, for {@linkcode PadState.subscribe}. */
 export type SessionEvent =
@@ -41,6 +42,26 @@ export type SessionEvent =
  * 0, so only a hostile server sends more; past it the session fails.
  */
 export const MAX_USERS = 10_000;
+
+/**
+ * The most code points of a person's display name, and of the pad's
+ * language, a session keeps. Rustpad sets no limit, so a person may announce
+ * a name of millions of characters; a longer one is cut on arrival to its
+ * first 63 code points and "…", and marked as cut.
+ */
+export const MAX_NAME_LENGTH = 64;
+
+/**
+ * The most cursors, and the most selections, a session keeps per person;
+ * the rest are dropped on arrival (an editor shows a handful).
+ */
+export const MAX_CURSORS = 16;
+
+/** A person as a session keeps them: the name cut to {@linkcode MAX_NAME_LENGTH}. */
+export interface PadUser extends UserInfo {
+  /** Whether the announced name was longer and is cut, ending in "…". */
+  readonly nameTruncated: boolean;
+}
 
 /** Receives {@linkcode SessionEvent}s. */
 export type SessionListener = (event: SessionEvent) => void;
@@ -68,9 +89,11 @@ export class PadState {
   #local = new TextBuffer();
   #server = new TextBuffer();
   #log = new RevisionLog();
-  #authors: UserId[] = [];
+  /** The author of operation 0, kept past the log's window. */
+  #firstAuthor: UserId | undefined;
   #language: string | null = null;
-  #users = new Map<UserId, UserInfo>();
+  #languageTruncated = false;
+  #users = new Map<UserId, PadUser>();
   #cursors = new Map<UserId, CursorData>();
   #listeners = new Set<SessionListener>();
 
@@ -104,29 +127,40 @@ export class PadState {
     return this.#client.kind !== "synchronized";
   }
 
-  /** The editor language, or `null` if never set. */
+  /**
+   * The editor language, or `null` if never set; cut to
+   * {@linkcode MAX_NAME_LENGTH} code points.
+   */
   get language(): string | null {
     return this.#language;
   }
 
-  /** Everyone announced in the pad, by user id. */
-  get users(): ReadonlyMap<UserId, UserInfo> {
+  /** Whether the language set was longer and is cut, ending in "…". */
+  get languageTruncated(): boolean {
+    return this.#languageTruncated;
+  }
+
+  /** Everyone announced in the pad, by user id, names cut. */
+  get users(): ReadonlyMap<UserId, PadUser> {
     return this.#users;
   }
 
-  /** Cursor data by user id. */
+  /** Cursor data by user id, at most {@linkcode MAX_CURSORS} of each kind. */
   get cursors(): ReadonlyMap<UserId, CursorData> {
     return this.#cursors;
   }
 
   /**
-   * The author of history operation `revision`, however old.
+   * The author of history operation `revision`: the first operation, or one
+   * within the log's window (an author per operation ever seen would grow
+   * without bound).
    *
    * @param revision The operation's index in the history.
-   * @returns The author, or `undefined` if not seen yet.
+   * @returns The author, or `undefined` if not seen yet or no longer kept.
    */
   authorOf(revision: number): UserId | undefined {
-    return this.#authors[revision];
+    if (revision === 0) return this.#firstAuthor;
+    return this.#log.authorOf(revision);
   }
 
   /**
@@ -227,13 +261,20 @@ export class PadState {
       const { start, operations } = message.History;
       this.#receiveHistory(start, operations, ownId, onAck);
     } else if ("Language" in message) {
-      this.#language = message.Language;
-      this.#emit({ type: "language", language: message.Language });
+      const language = cutName(message.Language);
+      this.#language = language.text;
+      this.#languageTruncated = language.truncated;
+      this.#emit({ type: "language", language: language.text });
     } else if ("UserInfo" in message) {
       const { id, info } = message.UserInfo;
       if (info) {
         this.#checkRoom(this.#users, id, "user");
-        this.#users.set(id, info);
+        const name = cutName(info.name);
+        this.#users.set(id, {
+          name: name.text,
+          hue: info.hue,
+          nameTruncated: name.truncated,
+        });
       } else {
         this.#users.delete(id);
         this.#cursors.delete(id);
@@ -241,7 +282,15 @@ export class PadState {
       this.#emit({ type: "users" });
     } else if ("UserCursor" in message) {
       this.#checkRoom(this.#cursors, message.UserCursor.id, "cursor");
-      this.#cursors.set(message.UserCursor.id, message.UserCursor.data);
+      const { cursors, selections } = message.UserCursor.data;
+      this.#cursors.set(message.UserCursor.id, {
+        cursors: cursors.length > MAX_CURSORS
+          ? cursors.slice(0, MAX_CURSORS)
+          : cursors,
+        selections: selections.length > MAX_CURSORS
+          ? selections.slice(0, MAX_CURSORS)
+          : selections,
+      });
       this.#emit({ type: "cursor", id: message.UserCursor.id });
     } else {
       throw new TypeError(
@@ -288,7 +337,7 @@ export class PadState {
         );
       }
       const inverse = this.#server.applyAndInvert(operation);
-      this.#authors.push(id);
+      if (revision === 0) this.#firstAuthor = id;
       const entry = this.#log.append({ author: id, operation, inverse });
       if (id === ownId) {
         const { state, send } = serverAck(this.#client);
@@ -328,4 +377,17 @@ export class PadState {
       }
     });
   }
+}
+
+/**
+ * `text` if at most {@linkcode MAX_NAME_LENGTH} code points, else its start
+ * and "…". The start is copied: a slice of a long string would keep the
+ * whole string alive in V8 (a sliced string points into its parent).
+ */
+function cutName(text: string): { text: string; truncated: boolean } {
+  if (advanceCodePoints(text, 0, MAX_NAME_LENGTH) === text.length) {
+    return { text, truncated: false };
+  }
+  const head = text.slice(0, advanceCodePoints(text, 0, MAX_NAME_LENGTH - 1));
+  return { text: `${Array.from(head).join("")}…`, truncated: true };
 }

@@ -166,8 +166,8 @@ export function parseServerMessage(frame: string): ServerMessage {
 /**
  * Read a client frame the way the real server does: anything it would hang
  * up on (bad JSON, an unknown variant, a missing or mistyped field, a
- * negative or fractional number) throws. Unknown extra fields are ignored, as
- * serde does.
+ * negative or fractional number, a string holding a lone surrogate) throws.
+ * Unknown extra fields are ignored, as serde does.
  *
  * @param frame The text frame.
  * @returns The message.
@@ -183,6 +183,10 @@ export function parseServerMessage(frame: string): ServerMessage {
  * ```
  */
 export function parseClientMessage(frame: string): ClientMessage {
+  return refuseLoneSurrogates(readClientMessage(frame));
+}
+
+function readClientMessage(frame: string): ClientMessage {
   const [variant, body] = readVariant(frame, "client");
   switch (variant) {
     case "Edit": {
@@ -209,10 +213,38 @@ export function parseClientMessage(frame: string): ClientMessage {
   }
 }
 
-/** Parse a frame keeping big integers exact, and split off its variant. */
+/**
+ * The real server reads every string of a frame into a Rust `String`, and
+ * serde_json refuses a `\uD800`-style escape of half a surrogate pair
+ * there (a Rust string holds only whole characters), so the frame does not
+ * parse and the server hangs up.
+ */
+function refuseLoneSurrogates(message: ClientMessage): ClientMessage {
+  const strings = "Edit" in message
+    ? message.Edit.operation.components.filter((component) =>
+      typeof component === "string"
+    )
+    : "SetLanguage" in message
+    ? [message.SetLanguage]
+    : "ClientInfo" in message
+    ? [message.ClientInfo.name]
+    : [];
+  for (const text of strings) {
+    if (!text.isWellFormed()) {
+      throw new TypeError(
+        `Cannot read client message as a string in it holds a lone surrogate, which the real server's JSON reader refuses: current value is ${
+          JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)
+        }`,
+      );
+    }
+  }
+  return message;
+}
+
 /** An integer literal of 16 digits or more: the only kind that can be unsafe. */
 const LONG_INTEGER = /\d{16}/;
 
+/** Parse a frame keeping big integers exact, and split off its variant. */
 function readVariant(frame: string, side: string): [string, unknown] {
   // A reviver costs about ten times the parse itself, so it runs only when
   // the frame holds a number long enough to be beyond 2^53.

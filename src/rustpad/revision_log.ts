@@ -29,6 +29,14 @@ export interface LoggedOperation {
 export const REVISION_LOG_CAPACITY = 10_000;
 
 /**
+ * The most UTF-16 units of inserted text (in operations and their inverses
+ * together) a log keeps, whatever their number: about eight rewrites of a
+ * full pad. People may send 10,000 operations of 262,144 code points each,
+ * which kept whole would take gigabytes; older ones are dropped first.
+ */
+export const REVISION_LOG_MAX_TEXT = 4 * 1024 * 1024;
+
+/**
  * A bounded log of the latest history operations.
  *
  * @example
@@ -47,19 +55,29 @@ export const REVISION_LOG_CAPACITY = 10_000;
  * ```
  */
 export class RevisionLog {
-  #entries: LoggedOperation[] = [];
+  /** Dropped entries are `undefined` until compaction, so they are freed. */
+  #entries: (LoggedOperation | undefined)[] = [];
   /** Index into #entries of the oldest live entry. */
   #head = 0;
   #revision = 0;
   #capacity: number;
+  #maxText: number;
+  /** UTF-16 units inserted by the live entries and their inverses. */
+  #text = 0;
 
   /**
    * Make an empty log at revision 0.
    *
    * @param capacity How many operations to keep.
+   * @param maxText How many UTF-16 units of their text to keep; the newest
+   * operation is kept whatever its size.
    */
-  constructor(capacity: number = REVISION_LOG_CAPACITY) {
+  constructor(
+    capacity: number = REVISION_LOG_CAPACITY,
+    maxText: number = REVISION_LOG_MAX_TEXT,
+  ) {
     this.#capacity = capacity;
+    this.#maxText = maxText;
   }
 
   /** The revision after the newest operation. */
@@ -82,13 +100,33 @@ export class RevisionLog {
     const logged = { revision: this.#revision, ...entry };
     this.#entries.push(logged);
     this.#revision++;
-    if (this.#entries.length - this.#head > this.#capacity) this.#head++;
+    this.#text += textOf(logged);
+    while (
+      this.#entries.length - this.#head > this.#capacity ||
+      (this.#text > this.#maxText && this.#entries.length - this.#head > 1)
+    ) {
+      this.#text -= textOf(this.#entries[this.#head]!);
+      this.#entries[this.#head++] = undefined;
+    }
     // Compact now and then, so dropping old entries stays amortised O(1).
     if (this.#head > this.#capacity) {
       this.#entries = this.#entries.slice(this.#head);
       this.#head = 0;
     }
     return logged;
+  }
+
+  /**
+   * The author of the operation at `revision`, if the log holds it.
+   *
+   * @param revision An operation's index in the history.
+   * @returns Its author, or `undefined` outside the window.
+   */
+  authorOf(revision: number): UserId | undefined {
+    if (revision < this.oldestRevision || revision >= this.#revision) {
+      return undefined;
+    }
+    return this.#entries[this.#head + revision - this.oldestRevision]?.author;
   }
 
   /**
@@ -100,9 +138,10 @@ export class RevisionLog {
    */
   since(revision: number): readonly LoggedOperation[] {
     this.#check(revision, "read the history");
+    // Every entry from #head on is live.
     return this.#entries.slice(
       this.#head + (revision - this.oldestRevision),
-    );
+    ) as LoggedOperation[];
   }
 
   /**
@@ -132,8 +171,21 @@ export class RevisionLog {
     }
     if (revision < this.oldestRevision) {
       throw new RangeError(
-        `Cannot ${action} at revision ${revision} as only the last ${this.#capacity} operations are kept: oldest revision is ${this.oldestRevision}, current revision is ${this.#revision}; read the pad again`,
+        `Cannot ${action} at revision ${revision} as only the last ${
+          this.#revision - this.oldestRevision
+        } operations are kept: oldest revision is ${this.oldestRevision}, current revision is ${this.#revision}; read the pad again`,
       );
     }
   }
+}
+
+/** The UTF-16 units an entry's operation and inverse insert. */
+function textOf(entry: LoggedOperation): number {
+  let units = 0;
+  for (const operation of [entry.operation, entry.inverse]) {
+    for (const component of operation.components) {
+      if (typeof component === "string") units += component.length;
+    }
+  }
+  return units;
 }

@@ -10,7 +10,7 @@
  */
 
 import type { TextOperation } from "../ot/operation.ts";
-import { PadState, type SessionListener } from "./pad_state.ts";
+import { PadState, type PadUser, type SessionListener } from "./pad_state.ts";
 import type { CursorData, UserId, UserInfo } from "./protocol.ts";
 import type { LoggedOperation } from "./revision_log.ts";
 import { parseBaseUrl, socketUrl } from "./urls.ts";
@@ -131,23 +131,35 @@ export class PadSession {
   /**
    * The oldest revision {@linkcode PadSession.textAt},
    * {@linkcode PadSession.operationsSince} and {@linkcode PadSession.rebase}
-   * accept: the last 10,000 operations are kept.
+   * accept: at most the last 10,000 operations, holding at most 4 Mi UTF-16
+   * units of inserted text, are kept.
    */
   get oldestRevision(): number {
     return this.#state.oldestRevision;
   }
 
-  /** The pad's editor language, or `null` if never set. */
+  /**
+   * The pad's editor language, or `null` if never set; cut to 64 code
+   * points (see {@linkcode PadSession.languageTruncated}).
+   */
   get language(): string | null {
     return this.#state.language;
   }
 
-  /** Everyone announced in the pad now, by user id, this session included. */
-  get users(): ReadonlyMap<UserId, UserInfo> {
+  /** Whether the language set was longer than 64 code points and is cut. */
+  get languageTruncated(): boolean {
+    return this.#state.languageTruncated;
+  }
+
+  /**
+   * Everyone announced in the pad now, by user id, this session included;
+   * names cut to 64 code points.
+   */
+  get users(): ReadonlyMap<UserId, PadUser> {
     return this.#state.users;
   }
 
-  /** Cursor data by user id. */
+  /** Cursor data by user id, at most 16 cursors and 16 selections each. */
   get cursors(): ReadonlyMap<UserId, CursorData> {
     return this.#state.cursors;
   }
@@ -163,10 +175,12 @@ export class PadSession {
   }
 
   /**
-   * The author of history operation number `revision` (0-based).
+   * The author of history operation number `revision` (0-based): the first,
+   * or one from {@linkcode PadSession.oldestRevision} on.
    *
    * @param revision The operation's index in the history.
-   * @returns The author's user id, or `undefined` if not seen yet.
+   * @returns The author's user id, or `undefined` if not seen yet or no
+   * longer kept.
    */
   authorOf(revision: number): UserId | undefined {
     return this.#state.authorOf(revision);

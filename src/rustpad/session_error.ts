@@ -98,3 +98,39 @@ export class EditNotAcknowledgedError extends SessionError {
     this.revision = details.revision;
   }
 }
+
+/**
+ * Opening a pad was refused: the pool holds its most sessions and each is
+ * in use. Nothing was sent; trying again once one is released may work.
+ *
+ * @example
+ * ```ts
+ * import { OpenPadLimitError } from "./session_error.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new OpenPadLimitError("notes", 5);
+ * assert.match(error.message, /RUSTPAD_MAX_OPEN_PADS=5/);
+ * assert.equal(error.limit, 5);
+ * ```
+ */
+export class OpenPadLimitError extends RangeError {
+  /** The pad that was not opened. */
+  readonly padId: string;
+  /** The most sessions the pool keeps open. */
+  readonly limit: number;
+
+  /**
+   * Make the error for `padId`.
+   *
+   * @param padId The pad that was not opened.
+   * @param limit The pool's `maxOpen`, all in use.
+   */
+  constructor(padId: string, limit: number) {
+    super(
+      `Cannot open pad "${padId}" as this server already has the most pads open that RUSTPAD_MAX_OPEN_PADS=${limit} allows, each in use by a subscription, a wait or a call in flight: current count is ${limit}. Nothing was changed; try again once one ends (unsubscribe, or let a wait finish), or raise RUSTPAD_MAX_OPEN_PADS`,
+    );
+    this.name = "OpenPadLimitError";
+    this.padId = padId;
+    this.limit = limit;
+  }
+}

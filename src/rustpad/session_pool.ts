@@ -4,13 +4,23 @@
  * cares about the people in a pad keeps one connection per pad and announces
  * itself once, rather than connecting for every call.
  *
+ * At most `maxOpen` sessions are open (or opening) at once. To open another,
+ * the least recently used idle one is closed; a session that is held
+ * ({@linkcode SessionPool.retain}: a subscription, a wait, a call in flight),
+ * opening, or awaiting an acknowledgement is never closed under its user.
+ * When every open session is so held, opening one more is refused with an
+ * {@linkcode OpenPadLimitError}.
+ *
  * @module
  */
 
 import type { TextOperation } from "../ot/operation.ts";
 import type { UserId, UserInfo } from "./protocol.ts";
 import { type Acknowledgement, PadSession } from "./session.ts";
-import { EditNotAcknowledgedError } from "./session_error.ts";
+import {
+  EditNotAcknowledgedError,
+  OpenPadLimitError,
+} from "./session_error.ts";
 import { settleLostEdit } from "./_recovery.ts";
 
 /** Options for {@linkcode SessionPool}. */
@@ -29,7 +39,16 @@ export interface SessionPoolOptions {
    * @default {120000}
    */
   idleMs?: number;
+  /**
+   * The most sessions open (or opening) at once: one upstream socket each.
+   *
+   * @default {100}
+   */
+  maxOpen?: number;
 }
+
+/** As {@linkcode SessionPoolOptions.maxOpen}. */
+export const DEFAULT_MAX_OPEN_PADS = 100;
 
 /** The outcome of {@linkcode SessionPool.edit}. */
 export interface EditOutcome extends Acknowledgement {
@@ -58,6 +77,9 @@ const DEPARTURE_WAIT_TIMEOUTS = 3;
 
 interface Entry {
   session: Promise<PadSession>;
+  /** The session once open; `undefined` while connecting or after failing. */
+  ready?: PadSession;
+  failed?: boolean;
   idleTimer?: ReturnType<typeof setTimeout>;
 }
 
@@ -79,6 +101,7 @@ interface Entry {
 export class SessionPool {
   #baseUrl: string | URL;
   #options: SessionPoolOptions;
+  /** Least recently used first: {@linkcode SessionPool.#touch} moves to the end. */
   #entries = new Map<string, Entry>();
   #closed = false;
   /** Pads kept open whatever their idle time, with how many holds each. */
@@ -131,16 +154,47 @@ export class SessionPool {
     return session;
   }
 
+  /** How many sessions hold a socket now: open or opening. */
+  get openCount(): number {
+    let count = 0;
+    for (const { ready, failed } of this.#entries.values()) {
+      if (ready ? ready.isOpen : !failed) count++;
+    }
+    return count;
+  }
+
+  /** The most sessions open at once. */
+  get maxOpen(): number {
+    return this.#options.maxOpen ?? DEFAULT_MAX_OPEN_PADS;
+  }
+
+  /**
+   * If the pool is full, close the least recently used idle session; the
+   * new one connects once its socket is closed, so never more are open.
+   */
+  #makeRoom(padId: string): Promise<void> | undefined {
+    if (this.openCount < this.maxOpen) return undefined;
+    for (const [id, entry] of this.#entries) {
+      const session = entry.ready;
+      if (
+        session?.isOpen && !session.hasPendingEdits && !this.#retained.has(id)
+      ) return this.#drop(id, entry);
+    }
+    throw new OpenPadLimitError(padId, this.maxOpen);
+  }
+
   #open(padId: string): Entry {
-    const entry: Entry = {
-      session: PadSession.open(this.#baseUrl, padId, {
+    const room = this.#makeRoom(padId);
+    const open = () =>
+      PadSession.open(this.#baseUrl, padId, {
         ...this.#options.timeoutMs !== undefined &&
           { timeoutMs: this.#options.timeoutMs },
         ...this.#options.user !== undefined && { user: this.#options.user },
-      }),
-    };
+      });
+    const entry: Entry = { session: room?.then(open, open) ?? open() };
     this.#entries.set(padId, entry);
     entry.session.then((session) => {
+      entry.ready = session;
       for (const listener of this.#openListeners) {
         try {
           listener(padId, session);
@@ -149,14 +203,16 @@ export class SessionPool {
         }
       }
     }, () => {
+      entry.failed = true;
       if (this.#entries.get(padId) === entry) this.#entries.delete(padId);
     });
     return entry;
   }
 
   /**
-   * Keep `padId`'s session from closing when idle (a subscription or a wait
-   * needs it) until the returned function is called; holds nest.
+   * Keep `padId`'s session from closing, when idle or to make room for
+   * another pad (a subscription, a wait or a call in flight needs it), until
+   * the returned function is called; holds nest. The pad need not be open.
    *
    * @param padId The pad id.
    * @returns Releases this hold (idempotent); the idle clock restarts.
@@ -255,16 +311,22 @@ export class SessionPool {
     padId: string,
     build: (session: PadSession) => TextOperation,
   ): Promise<EditOutcome> {
-    const session = await this.get(padId);
-    const operation = build(session);
+    // Held until the outcome is known, through any recovery.
+    const release = this.retain(padId);
     try {
-      const ack = await session.submit(operation);
-      return { ...ack, length: session.length, recovered: false };
-    } catch (error) {
-      if (error instanceof EditNotAcknowledgedError && error.sent) {
-        return await this.#recover(padId, error);
+      const session = await this.get(padId);
+      const operation = build(session);
+      try {
+        const ack = await session.submit(operation);
+        return { ...ack, length: session.length, recovered: false };
+      } catch (error) {
+        if (error instanceof EditNotAcknowledgedError && error.sent) {
+          return await this.#recover(padId, error);
+        }
+        throw error;
       }
-      throw error;
+    } finally {
+      release();
     }
   }
 
@@ -310,6 +372,11 @@ export class SessionPool {
   }
 
   #touch(padId: string, entry: Entry): void {
+    if (this.#entries.get(padId) === entry) {
+      // Most recently used: to the end of the eviction order.
+      this.#entries.delete(padId);
+      this.#entries.set(padId, entry);
+    }
     clearTimeout(entry.idleTimer);
     entry.idleTimer = setTimeout(async () => {
       const session = await entry.session.catch(() => undefined);

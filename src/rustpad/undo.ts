@@ -283,6 +283,20 @@ export class UndoHistory {
   }
 
   /**
+   * Whether any agent has an edit on `padId` it could still undo.
+   *
+   * @param padId The pad.
+   * @returns `true` if some agent's stack there is not empty.
+   */
+  holds(padId: string): boolean {
+    const suffix = keyOf("", padId);
+    for (const key of this.#pads.keys()) {
+      if (key.endsWith(suffix) && this.#stack(key).length > 0) return true;
+    }
+    return false;
+  }
+
+  /**
    * Forget everything `owner` did, when that agent is gone.
    *
    * @param owner The agent.

@@ -55,7 +55,10 @@ export async function upgradeResponse(key: string): Promise<Uint8Array> {
     "SHA-1",
     encoder.encode(key + GUID),
   );
-  const accept = btoa(String.fromCharCode(...new Uint8Array(digest)));
+  const accept = btoa(
+    Array.from(new Uint8Array(digest), (byte) => String.fromCharCode(byte))
+      .join(""),
+  );
   return encoder.encode(
     "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n" +
       `Connection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,

@@ -147,7 +147,8 @@ export function locateEdits(
     if ("old_string" in edit) {
       const located = locateString(text, edit, index, where);
       if (located.length > 1) replacesMany = true;
-      found.push(...located);
+      // One by one: a spread of 100,000+ arguments overflows the stack.
+      for (const change of located) found.push(change);
     } else {
       found.push(locateLines(lines, edit, index, where));
     }

@@ -22,13 +22,13 @@ export {
   showLine,
 } from "./lines.ts";
 export {
-  compilePattern,
+  MAX_SEARCH_WORK,
   type SearchMatch,
   type SearchOptions,
   type SearchResult,
   searchText,
 } from "./search.ts";
-export { SEARCH_TIME_LIMIT_MS, searchBounded } from "./bounded_search.ts";
+export { MAX_WAITING_SEARCHES, SearchQueue } from "./search_queue.ts";
 export {
   type BatchEdit,
   BatchEditError,

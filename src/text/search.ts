@@ -1,20 +1,28 @@
 /**
  * Finding a pattern in a text, grep-style: every match with its line and
  * column (1-based, UTF-16 units), the matched text and the lines around it.
- * Pure and synchronous; {@linkcode "./bounded_search.ts"} runs a regular
- * expression under a time bound.
+ * Pure and synchronous. A regular expression runs on RE2 (`npm:re2js`, the
+ * engine of Go and ripgrep): it never backtracks, so its time grows with
+ * the text times the size of its compiled program, never exponentially,
+ * and both are bounded ({@linkcode MAX_SEARCH_WORK}), so a search runs in
+ * the server's own process without stalling it for long.
  *
  * @module
  */
 
+import { RE2JS } from "re2js";
 import { isHighSurrogate } from "../ot/code_points.ts";
 import { LineIndex, MAX_LINE_LENGTH } from "./lines.ts";
 
 /** How to search, as {@linkcode searchText} takes it. */
 export interface SearchOptions {
-  /** Treat the pattern as a JavaScript regular expression (`u` flag). */
+  /**
+   * Treat the pattern as an RE2 regular expression: the syntax of Go's
+   * `regexp` and ripgrep, without lookaround or backreferences; `^` and `$`
+   * match at every line end (`\n`).
+   */
   regex?: boolean;
-  /** Ignore case. */
+  /** Ignore case (RE2's `(?i)`, simple case folding). */
   caseInsensitive?: boolean;
   /** Lines of context to give before and after each match. */
   contextLines?: number;
@@ -58,34 +66,98 @@ export interface SearchResult {
 }
 
 /**
- * The regular expression a search runs: the pattern itself with `regex`,
- * else the pattern escaped to match literally. Flags `g`, `m` (so `^` and
- * `$` match at line ends) and `u`, plus `i` to ignore case.
+ * The most work one regular-expression search may take: the instructions
+ * of its compiled RE2 program times the UTF-16 units of the text. RE2's
+ * slowest path steps every instruction once per character (about 20 ns
+ * each here), so this bounds a search to about a second; a pad at Rustpad's
+ * limit admits a program of 128 instructions, where everyday patterns need
+ * 3 to 50.
+ */
+export const MAX_SEARCH_WORK = 2 ** 25;
+
+/** What RE2 refuses because only a backtracking engine can run it. */
+const BACKTRACKING_FEATURES: readonly [RegExp, string][] = [
+  [/^\(\?=/, "lookahead (?=...)"],
+  [/^\(\?!/, "negative lookahead (?!...)"],
+  [/^\(\?<=/, "lookbehind (?<=...)"],
+  [/^\(\?<!/, "negative lookbehind (?<!...)"],
+  [/^\(\?>/, "an atomic group (?>...)"],
+  [/^\\[1-9]/, "a backreference (\\1 to \\9)"],
+  [/^\\k</, "a named backreference (\\k<name>)"],
+];
+
+/**
+ * The regular expression a search runs, compiled by RE2: the pattern
+ * itself with `regex`, else the pattern quoted to match literally. `^` and
+ * `$` match at line ends; `caseInsensitive` adds `(?i)`.
  *
  * @param pattern The pattern.
  * @param options Whether it is a regular expression and whether to ignore
  * case.
  * @returns The compiled expression.
- * @throws {SyntaxError} If `regex` is set and the pattern is not valid
- * JavaScript regular expression syntax with the `u` flag.
+ * @throws {SyntaxError} If `regex` is set and the pattern is not valid RE2
+ * syntax; a feature that needs backtracking (lookaround, backreferences) is
+ * named.
  *
  * @example
  * ```ts
  * import { compilePattern } from "./search.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(compilePattern("a.b", {}).source, "a\\.b");
- * assert.throws(() => compilePattern("(", { regex: true }), SyntaxError);
+ * assert.equal(compilePattern("a.b", {}).matcher("a.b axb").find(), true);
+ * assert.throws(() => compilePattern("(?=a)", { regex: true }), /lookahead/);
  * ```
  */
 export function compilePattern(
   pattern: string,
   options: Pick<SearchOptions, "regex" | "caseInsensitive">,
-): RegExp {
-  const source = options.regex
-    ? pattern
-    : pattern.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
-  return new RegExp(source, options.caseInsensitive ? "gimu" : "gmu");
+): RE2JS {
+  const source = options.regex ? pattern : RE2JS.quote(pattern);
+  const flags = RE2JS.MULTILINE |
+    (options.caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+  try {
+    return RE2JS.compile(source, flags);
+  } catch (error) {
+    const feature = options.regex ? backtrackingFeature(pattern) : undefined;
+    if (feature !== undefined) {
+      throw new SyntaxError(
+        `Cannot search with this regex as it uses ${feature}, which RE2 does not run: it needs a backtracking engine, whose time can explode. Rewrite the pattern without it (RE2 syntax, as in Go and ripgrep), or pass regex: false to search for the text literally`,
+      );
+    }
+    throw new SyntaxError(
+      `Cannot search as the pattern is not valid RE2 syntax (as in Go and ripgrep): ${
+        (error as Error).message.replace(/^error parsing regexp: /, "")
+      }. Fix it, or pass regex: false to search for the text literally`,
+    );
+  }
+}
+
+/** The first feature of `pattern` that needs backtracking, outside classes. */
+function backtrackingFeature(pattern: string): string | undefined {
+  let inClass = false;
+  for (let at = 0; at < pattern.length; at++) {
+    const character = pattern[at];
+    if (!inClass) {
+      const rest = pattern.slice(at, at + 4);
+      for (const [shape, name] of BACKTRACKING_FEATURES) {
+        if (shape.test(rest)) return name;
+      }
+    }
+    if (character === "\\") {
+      // \Q...\E is literal text.
+      if (pattern[at + 1] === "Q") {
+        const end = pattern.indexOf("\\E", at + 2);
+        at = end === -1 ? pattern.length : end + 1;
+      } else at++;
+    } else if (inClass) {
+      if (character === "]") inClass = false;
+    } else if (character === "[") {
+      inClass = true;
+      if (pattern[at + 1] === "^") at++;
+      if (pattern[at + 1] === "]") at++; // A leading ] is literal.
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -96,6 +168,8 @@ export function compilePattern(
  * @param options How to search.
  * @returns The first `maxResults` matches in detail and the total count.
  * @throws {SyntaxError} If `regex` is set and the pattern is invalid.
+ * @throws {RangeError} If the compiled pattern is too large for a text
+ * this long ({@linkcode MAX_SEARCH_WORK}); nothing is searched.
  *
  * @example
  * ```ts
@@ -127,8 +201,8 @@ export function searchText(
 ): SearchResult {
   const maxResults = options.maxResults ?? 100;
   const contextLines = options.contextLines ?? 0;
-  const spans = options.regex || options.caseInsensitive
-    ? regexSpans(text, compilePattern(pattern, options))
+  const spans = options.regex || options.caseInsensitive || pattern === ""
+    ? regexSpans(text, compilePattern(pattern, options), options)
     : literalSpans(text, pattern);
   let budget = options.maxCharacters ?? Infinity;
   const matches: SearchMatch[] = [];
@@ -151,10 +225,6 @@ function* literalSpans(
   text: string,
   pattern: string,
 ): Generator<[number, number]> {
-  if (pattern === "") {
-    yield* regexSpans(text, /(?:)/gu);
-    return;
-  }
   for (
     let at = text.indexOf(pattern);
     at !== -1;
@@ -164,13 +234,32 @@ function* literalSpans(
   }
 }
 
+/** Spans in UTF-16 units, as RE2's matcher counts on a string. */
 function* regexSpans(
   text: string,
-  expression: RegExp,
+  expression: RE2JS,
+  options: Pick<SearchOptions, "regex">,
 ): Generator<[number, number]> {
-  for (const match of text.matchAll(expression)) {
-    yield [match.index, match.index + match[0].length];
-  }
+  checkWork(text, expression, options);
+  const matcher = expression.matcher(text);
+  while (matcher.find()) yield [matcher.start(), matcher.end()];
+}
+
+function checkWork(
+  text: string,
+  expression: RE2JS,
+  options: Pick<SearchOptions, "regex">,
+): void {
+  const size = expression.re2Input.prog.numInst();
+  if (size * text.length <= MAX_SEARCH_WORK) return;
+  const allowed = Math.floor(MAX_SEARCH_WORK / text.length);
+  throw new RangeError(
+    `Cannot search as the pattern compiles to more RE2 instructions than a text of ${text.length} UTF-16 units allows (at most ${allowed}, so that one search takes about a second at worst): current count is ${size}. Nothing was searched; ${
+      options.regex
+        ? "use a simpler pattern (smaller counted repeats such as {100}, fewer alternatives)"
+        : "search for a shorter text, or case-sensitively"
+    }`,
+  );
 }
 
 function describe(

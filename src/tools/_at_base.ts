@@ -68,7 +68,7 @@ export function checkBase(session: PadSession, base: number): void {
   }
   if (base < session.oldestRevision) {
     throw new RangeError(
-      `Cannot edit pad "${session.padId}" at base_revision ${base} as it is older than the oldest revision edits can be rebased from (${session.oldestRevision}; the last 10,000 operations are kept): nothing was changed; read the pad again and edit from that`,
+      `Cannot edit pad "${session.padId}" at base_revision ${base} as it is older than the oldest revision edits can be rebased from (${session.oldestRevision}; at most the last 10,000 operations are kept): nothing was changed; read the pad again and edit from that`,
     );
   }
 }

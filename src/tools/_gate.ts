@@ -13,6 +13,7 @@ import type {
   ConfirmationOutcome,
   ConfirmationRequest,
 } from "../safety/confirmation.ts";
+import { refuseLoneSurrogates } from "./_lone_surrogates.ts";
 import { checkAvoidPeople } from "./_presence.ts";
 import { confirm } from "./_shared.ts";
 import type { ToolCall, ToolContext } from "./tool.ts";
@@ -63,7 +64,8 @@ export interface WriteGate {
   /**
    * Submit an edit through the session pool. Refuses, sending nothing, if
    * the mode requires this tool to consult {@linkcode WriteGate.confirm}
-   * and it has not: a new tool cannot write past the permission mode.
+   * and it has not (a new tool cannot write past the permission mode), or
+   * if the edit inserts half of a surrogate pair, which Rustpad hangs up on.
    */
   edit(
     padId: string,
@@ -114,6 +116,7 @@ export function writeGate(
         const operation = build(session);
         // Nothing to send: no revision, no waiter woken (see NothingToChange).
         if (operation.isNoop()) throw new NothingToChange(session);
+        refuseLoneSurrogates(padId, session.text, operation);
         if (avoidPeople) checkAvoidPeople(context, padId, session, operation);
         sent = { author: session.userId, revision: session.revision };
         return operation;

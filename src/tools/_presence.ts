@@ -22,9 +22,13 @@ const positionSchema = objectSchema({
   offset: countField,
 });
 
+/** The most people one answer lists; it says how many more there are. */
+export const MAX_PEOPLE_LISTED = 100;
+
 /** `get_document_info`'s `people`: each other person's cursors. */
 export const peopleSchema = z.array(objectSchema({
   name: z.string(),
+  name_truncated: z.boolean().optional(),
   cursors: z.array(positionSchema),
   selections: z.array(
     objectSchema({ start: positionSchema, end: positionSchema }),
@@ -36,6 +40,7 @@ export const peopleSchema = z.array(objectSchema({
 /** A person as `peopleSchema` shows them. */
 export interface PersonReport {
   name: string;
+  name_truncated?: true;
   cursors: { line: number; column: number; offset: number }[];
   selections: {
     start: { line: number; column: number; offset: number };
@@ -43,13 +48,25 @@ export interface PersonReport {
   }[];
 }
 
-/** The people in `padId` with their cursors, for `get_document_info`. */
-export function peopleIn(context: ToolContext, padId: string): PersonReport[] {
-  return LivePads.of(context.sessions).people(padId).map((person) => ({
+/**
+ * The first {@linkcode MAX_PEOPLE_LISTED} people in `padId` with their
+ * cursors, for `get_document_info`, and how many more there are.
+ */
+export function peopleIn(
+  context: ToolContext,
+  padId: string,
+): { people: PersonReport[]; more: number } {
+  const live = LivePads.of(context.sessions);
+  const people = live.people(padId, MAX_PEOPLE_LISTED).map((person) => ({
     name: person.name,
+    ...(person.nameTruncated && { name_truncated: true as const }),
     cursors: person.cursors,
     selections: person.selections,
   }));
+  return {
+    people,
+    more: Math.max(0, live.peopleCount(padId) - people.length),
+  };
 }
 
 /** A write result's `people_nearby`: who was at the change. */
@@ -77,18 +94,25 @@ export async function nearbyAt(
 }> {
   // Session events reach LivePads in a microtask: let them all run first.
   await new Promise((resolve) => setTimeout(resolve, 0));
-  const hits = LivePads.of(context.sessions).nearby(padId, ackRevision - 1);
+  const live = LivePads.of(context.sessions);
+  const hits = live.nearby(padId, ackRevision - 1);
   if (hits.length === 0) return { note: [] };
+  const more = live.nearbyCount(padId, ackRevision - 1) - hits.length;
   return {
     people_nearby: hits.map((hit) => ({
       name: hit.name,
       line: hit.position.line,
       where: hit.where,
     })),
-    note: ["People's cursors are at the change:", {
-      untrusted: describePeople(hits),
-      source: `pad "${padId}" (the names people chose)`,
-    }],
+    note: [
+      `People's cursors are at the change${
+        more > 0 ? ` (the first ${hits.length} listed, ${more} more)` : ""
+      }:`,
+      {
+        untrusted: describePeople(hits),
+        source: `pad "${padId}" (the names people chose)`,
+      },
+    ],
   };
 }
 
@@ -117,11 +141,14 @@ export function checkAvoidPeople(
   if (people.length === 0) return;
   const hits = peopleInRanges(session.text, people, rangesTouched(operation));
   if (hits.length === 0) return;
-  const where = hits.map((hit) =>
-    `${
-      JSON.stringify(hit.name)
-    } at line ${hit.position.line}, column ${hit.position.column}`
-  ).join("; ");
+  const where =
+    hits.slice(0, MAX_PEOPLE_LISTED).map((hit) =>
+      `${
+        JSON.stringify(hit.name)
+      } at line ${hit.position.line}, column ${hit.position.column}`
+    ).join("; ") + (hits.length > MAX_PEOPLE_LISTED
+      ? `; and ${hits.length - MAX_PEOPLE_LISTED} more`
+      : "");
   const message =
     `Cannot write to pad "${padId}" as avoid_people is on and people are working inside the range it would change: current count is ${hits.length}. Nothing was changed; wait_for_change with until 'quiet', then call again`;
   live.log.send("notice", message, { pad: padId });

@@ -1,10 +1,12 @@
 // Waiting for a pad to change, for `wait_for_change`: on the pad's shared
 // connection (held open while waiting, reconnected if it drops), ended by
 // the first change, by quiet after changes, by the timeout or by the
-// request's cancellation.
+// request's cancellation, which releases the pad and the session's hold at
+// once. A wait counts toward the session's subscriptions and waits.
 
 import type { LivePads } from "../backend/live_pads.ts";
 import type { PadSession } from "../rustpad/session.ts";
+import type { SessionHolds } from "./session_holds.ts";
 
 export interface WaitOptions {
   padId: string;
@@ -14,6 +16,8 @@ export interface WaitOptions {
   timeoutMs: number;
   /** Aborted when the client cancels the request or goes away. */
   signal: AbortSignal;
+  /** The MCP session's subscriptions and waits; this wait takes one. */
+  holds: SessionHolds;
   /** Told how long the wait has run, when the client asked for progress. */
   progress?:
     | ((progress: number, total: number, message: string) => void)
@@ -34,9 +38,23 @@ export async function waitForChange(
   live: LivePads,
   options: WaitOptions,
 ): Promise<WaitOutcome> {
+  options.signal.throwIfAborted();
+  const release = options.holds.take(`wait on pad "${options.padId}"`);
+  try {
+    return await waitHeld(live, options);
+  } finally {
+    release();
+  }
+}
+
+async function waitHeld(
+  live: LivePads,
+  options: WaitOptions,
+): Promise<WaitOutcome> {
   const { padId, sinceRevision, until, quietMs, timeoutMs, signal } = options;
-  signal.throwIfAborted();
   const done = Promise.withResolvers<"change" | "timeout">();
+  // Rejected on cancel even if a refusal below ends the wait first.
+  done.promise.catch(() => {});
   let quietTimer: ReturnType<typeof setTimeout> | undefined;
   let current: PadSession | undefined;
   const check = () => {
@@ -59,6 +77,8 @@ export async function waitForChange(
       ),
     );
   signal.addEventListener("abort", onAbort, { once: true });
+  // Cancelled while the pad was opening: end now, not at the timeout.
+  if (signal.aborted) onAbort();
   let progressTimer: ReturnType<typeof setInterval> | undefined;
   const progress = options.progress;
   if (progress) {

@@ -6,9 +6,9 @@
  */
 
 import { z } from "zod";
-import { SEARCH_TIME_LIMIT_MS, searchBounded } from "../text/bounded_search.ts";
 import { MAX_LINE_LENGTH, readLines } from "../text/lines.ts";
-import type { SearchMatch } from "../text/search.ts";
+import { type SearchMatch, searchText } from "../text/search.ts";
+import { SearchQueue } from "../text/search_queue.ts";
 import {
   EMPTY_NOTE,
   noteField,
@@ -90,6 +90,9 @@ export const readLinesTool: ToolDefinition = defineTool({
   },
 });
 
+/** Every search of the process, one at a time with other calls between. */
+const SEARCHES = new SearchQueue();
+
 /** The most UTF-16 units of match details one search answers with. */
 const MAX_DETAIL_LENGTH = 262_144;
 
@@ -107,9 +110,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad like grep: each match's line, column, text and context lines. Use it to locate what to read or edit in a long pad, then read_lines or edit_document. Literal and case-sensitive unless regex (JavaScript syntax, flags u and m) or case_insensitive; a regex running over ${
-      SEARCH_TIME_LIMIT_MS / 1000
-    } s fails with an error. Changes no text but joins the pad like get_document.`,
+    `Find text in a pad like grep: each match's line, UTF-16 column, text and context lines. Use it to locate what to read (read_lines) or change (edit_document) in a long pad. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 syntax (as Go, ripgrep), linear time: no lookaround or backreferences; \\d \\w \\b ASCII; ^ $ at each \\n (CRLF: \\r?$). Read-only.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {
@@ -119,7 +120,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
       "Text, or regex with regex: true.",
     ),
     regex: z.boolean().default(false).describe(
-      "Treat pattern as a regular expression.",
+      "pattern is a regex.",
     ),
     case_insensitive: z.boolean().default(false).describe("Ignore case."),
     context_lines: z.int().min(0).max(20).default(0).describe(
@@ -143,13 +144,15 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   async run(args, context) {
     const { id, pattern } = args;
     const { text, revision } = await readPad(context, id);
-    const found = await searchBounded(text, pattern, {
-      regex: args.regex,
-      caseInsensitive: args.case_insensitive,
-      contextLines: args.context_lines,
-      maxResults: args.max_results,
-      maxCharacters: MAX_DETAIL_LENGTH,
-    });
+    const found = await SEARCHES.run(() =>
+      searchText(text, pattern, {
+        regex: args.regex,
+        caseInsensitive: args.case_insensitive,
+        contextLines: args.context_lines,
+        maxResults: args.max_results,
+        maxCharacters: MAX_DETAIL_LENGTH,
+      })
+    );
     const structured = {
       id,
       matches: found.matches.map((match) => ({

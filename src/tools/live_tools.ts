@@ -29,6 +29,7 @@ import {
   result,
   untrustedResult,
 } from "./_shared.ts";
+import { MAX_PEOPLE_LISTED } from "./_presence.ts";
 import { waitForChange } from "./_wait.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
@@ -60,6 +61,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       name: z.string(),
       self: z.boolean().describe("Your own edit."),
     })),
+    more_authors: countField.optional(),
     untrusted: z.literal(true),
     source: z.literal("rustpad"),
   }),
@@ -78,12 +80,14 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       quietMs: args.quiet_ms,
       timeoutMs: args.timeout_seconds * 1000,
       signal: call.signal,
+      holds: context.holds,
       progress: call.progress,
     });
     const { session } = outcome;
     const since = args.since_revision;
     let diff = "";
     const authors: { name: string; self: boolean }[] = [];
+    let moreAuthors = 0;
     if (outcome.changed) {
       const entries = operationsSince(session, since);
       diff = diffOf(session, since, entries);
@@ -97,7 +101,8 @@ export const waitForChangeTool: ToolDefinition = defineTool({
         );
         if (seen.has(`${author.self}:${author.name}`)) continue;
         seen.add(`${author.self}:${author.name}`);
-        authors.push(author);
+        if (authors.length < MAX_PEOPLE_LISTED) authors.push(author);
+        else moreAuthors++;
       }
     }
     const structured = {
@@ -107,13 +112,18 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       revision: session.revision,
       diff,
       authors,
+      ...(moreAuthors > 0 && { more_authors: moreAuthors }),
       untrusted: true,
       source: "rustpad",
     };
     const summary = outcome.changed
       ? `Pad "${args.id}" changed from revision ${since} to ${session.revision}${
         outcome.timedOut ? " (still changing at the timeout)" : ""
-      }; authors and diff:`
+      }; authors${
+        moreAuthors > 0
+          ? ` (the first ${authors.length}, ${moreAuthors} more)`
+          : ""
+      } and diff:`
       : `Pad "${args.id}" did not change after revision ${since} within ${args.timeout_seconds} s.`;
     if (!outcome.changed) return result(structured, summary);
     return untrustedResult(

@@ -46,6 +46,7 @@ export {
 export { objectSchema } from "./_shared.ts";
 export { parseArguments } from "./arguments.ts";
 export { describeFailure } from "./failure.ts";
+export { MAX_SESSION_HOLDS, SessionHolds } from "./session_holds.ts";
 
 /**
  * Every tool, by name, in the order tools/list shows them.

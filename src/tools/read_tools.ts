@@ -124,16 +124,16 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
     language: z.string().nullable().describe("null if never set."),
     users: z.array(z.string()).describe("Others present, by name."),
     people: peopleSchema,
+    more_people: countField.optional(),
     ...untrustedShape,
   }),
   annotations: READ_ANNOTATIONS,
   async run({ id }, context) {
     const session = await context.sessions.get(id);
     markRead(context, id);
-    const users = [...session.users]
-      .filter(([userId]) => userId !== session.userId)
-      .map(([, info]) => info.name);
-    const people = peopleIn(context, id);
+    const { people, more } = peopleIn(context, id);
+    const users = people.map((person) => person.name);
+    const present = users.length + more;
     const url = padUrl(context, id);
     const structured = {
       id,
@@ -143,15 +143,16 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
       language: session.language,
       users,
       people,
+      ...(more > 0 && { more_people: more }),
       untrusted: true,
       source: "rustpad",
     };
     const summary =
       `Pad "${id}" at ${url}: ${session.length} code points, revision ${session.revision}, language ${
         session.language === null ? "not set" : "in the list below"
-      }, ${users.length} other ${
-        users.length === 1 ? "person" : "people"
-      } present.`;
+      }, ${present} other ${present === 1 ? "person" : "people"} present${
+        more > 0 ? ` (the first ${users.length} listed, ${more} more)` : ""
+      }.`;
     if (session.language === null && users.length === 0) {
       return result(structured, summary);
     }

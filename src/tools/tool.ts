@@ -18,6 +18,7 @@ import type {
   ConfirmationGuard,
   ElicitConfirm,
 } from "../safety/confirmation.ts";
+import { SessionHolds } from "./session_holds.ts";
 
 /** The hints a client reads to judge a tool's risk (MCP tool annotations). */
 export interface ToolAnnotations {
@@ -78,6 +79,8 @@ export interface ToolContext {
    * authors of a change count as its own.
    */
   readonly agent: string;
+  /** This agent's subscriptions and waits, at most 20 together. */
+  readonly holds: SessionHolds;
 }
 
 /** What one call brings besides its arguments. */
@@ -187,8 +190,8 @@ export function toolResult(
 }
 
 /**
- * A fresh context for one agent on `backend`: its own read set, the
- * backend's pads, HTTP client and tokens.
+ * A fresh context for one agent on `backend`: its own read set and count
+ * of subscriptions and waits, the backend's pads, HTTP client and tokens.
  *
  * @param backend The process-wide state.
  * @returns The context; nothing to close (the backend owns the pads).
@@ -218,5 +221,6 @@ export function createToolContext(backend: Backend): ToolContext {
     guard: backend.guard,
     readPads: new Set(),
     agent: crypto.randomUUID(),
+    holds: new SessionHolds(),
   };
 }

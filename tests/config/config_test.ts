@@ -13,6 +13,7 @@ Deno.test("loadConfig() gives the defaults for an empty environment", () => {
   assert.equal(config.userName, "rustpad-mcp");
   assert.equal(config.userHue, 200);
   assert.equal(config.timeoutMs, 15000);
+  assert.equal(config.maxOpenPads, 100);
 });
 
 Deno.test("loadConfig() treats empty and blank variables as unset", () => {
@@ -198,6 +199,25 @@ Deno.test("loadConfig() refuses a RUSTPAD_TIMEOUT_MS that is not a plain integer
   }
 });
 
+Deno.test("loadConfig() reads RUSTPAD_MAX_OPEN_PADS from 1 to 10000", () => {
+  assert.equal(loadConfig({ RUSTPAD_MAX_OPEN_PADS: "1" }).maxOpenPads, 1);
+  assert.equal(loadConfig({ RUSTPAD_MAX_OPEN_PADS: " 5 " }).maxOpenPads, 5);
+  assert.equal(
+    loadConfig({ RUSTPAD_MAX_OPEN_PADS: "10000" }).maxOpenPads,
+    10000,
+  );
+});
+
+Deno.test("loadConfig() refuses a RUSTPAD_MAX_OPEN_PADS that is not an integer from 1 to 10000", () => {
+  for (const value of ["0", "10001", "-1", "1.5", "many", "1e2"]) {
+    assertRefused(
+      { RUSTPAD_MAX_OPEN_PADS: value },
+      "RUSTPAD_MAX_OPEN_PADS",
+      /is not accepted: expected an integer from 1 to 10000$/,
+    );
+  }
+});
+
 Deno.test("ConfigError messages quote control characters and shorten very long values", () => {
   const error = assertRefused(
     { RUSTPAD_USER_HUE: "1\n2" },
@@ -242,6 +262,7 @@ Deno.test("loadConfig() reads every variable at once", () => {
     RUSTPAD_USER_HUE: "120",
     RUSTPAD_TIMEOUT_MS: "5000",
     RUSTPAD_EMBEDDED_DB: "pads.sqlite",
+    RUSTPAD_MAX_OPEN_PADS: "7",
   });
   assert.deepEqual({
     ...config,
@@ -261,6 +282,7 @@ Deno.test("loadConfig() reads every variable at once", () => {
     userName: "Agent",
     userHue: 120,
     timeoutMs: 5000,
+    maxOpenPads: 7,
     confirm: "destructive",
     requireRead: false,
     listen: undefined,

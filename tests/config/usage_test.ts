@@ -14,6 +14,7 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
     "RUSTPAD_USER_NAME",
     "RUSTPAD_USER_HUE",
     "RUSTPAD_TIMEOUT_MS",
+    "RUSTPAD_MAX_OPEN_PADS",
     "RUSTPAD_MCP_LISTEN",
     "RUSTPAD_MCP_TOKEN",
     "RUSTPAD_MCP_ALLOWED_HOSTS",
@@ -34,6 +35,7 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
   assert.equal(defaults.RUSTPAD_URL, "https://rustpad.io");
   assert.equal(defaults.RUSTPAD_USER_NAME, "rustpad-mcp");
   assert.equal(defaults.RUSTPAD_TIMEOUT_MS, "15000");
+  assert.equal(defaults.RUSTPAD_MAX_OPEN_PADS, "100");
   assert.equal(defaults.RUSTPAD_USER_HUE, String(loadConfig({}).userHue));
   assert.equal(defaults.ELICITATION, "true");
   assert.equal(defaults.RUSTPAD_READ_ONLY, "false");

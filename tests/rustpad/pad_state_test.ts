@@ -116,3 +116,47 @@ Deno.test("`PadState.subscribe()` stops after unsubscribe and survives a throwin
   assert.deepEqual(seen, [0]);
   assert.equal(state.text, "ab");
 });
+
+Deno.test("`PadState` cuts names and the language past 64 code points, marking them, and keeps 16 cursors and 16 selections", () => {
+  const state = new PadState();
+  const exact = "é".repeat(64);
+  state.receive(
+    { UserInfo: { id: 1, info: { name: exact, hue: 1 } } },
+    0,
+    () => {},
+  );
+  state.receive(
+    { UserInfo: { id: 2, info: { name: "😀".repeat(100_000), hue: 2 } } },
+    0,
+    () => {},
+  );
+  assert.deepEqual(state.users.get(1), {
+    name: exact,
+    hue: 1,
+    nameTruncated: false,
+  });
+  assert.deepEqual(state.users.get(2), {
+    name: `${"😀".repeat(63)}…`,
+    hue: 2,
+    nameTruncated: true,
+  });
+  state.receive({ Language: "m".repeat(65) }, 0, () => {});
+  assert.equal(state.language, `${"m".repeat(63)}…`);
+  assert.equal(state.languageTruncated, true);
+  state.receive({ Language: "rust" }, 0, () => {});
+  assert.equal(state.languageTruncated, false);
+  const many = Array.from({ length: 1000 }, (_, i) => i);
+  state.receive(
+    {
+      UserCursor: {
+        id: 2,
+        data: { cursors: many, selections: many.map((i) => [i, i]) },
+      },
+    },
+    0,
+    () => {},
+  );
+  const kept = state.cursors.get(2);
+  assert.deepEqual(kept?.cursors, many.slice(0, 16));
+  assert.equal(kept?.selections.length, 16);
+});

@@ -44,10 +44,22 @@ Deno.test("`parseClientMessage()` refuses everything the real server hangs up on
     '{"CursorData":{"cursors":[-1],"selections":[]}}',
     '{"CursorData":{"cursors":[],"selections":[[1]]}}',
     '{"SetLanguage":"a","ClientInfo":{"name":"b","hue":1}}',
+    // serde_json reads no half of a surrogate pair into a Rust String.
+    '{"Edit":{"revision":0,"operation":["a\\ud83d"]}}',
+    '{"Edit":{"revision":0,"operation":[1,"\\ude00b"]}}',
+    '{"ClientInfo":{"name":"\\udc00","hue":1}}',
+    '{"SetLanguage":"x\\ud800"}',
   ];
   for (const frame of refused) {
     assert.throws(() => parseClientMessage(frame), Error, frame);
   }
+  // A whole pair, escaped or not, is one character.
+  assert.deepEqual(
+    parseClientMessage(
+      '{"Edit":{"revision":0,"operation":["\\ud83d\\ude00🎉"]}}',
+    ),
+    { Edit: { revision: 0, operation: TextOperation.fromJSON(["😀🎉"]) } },
+  );
 });
 
 Deno.test("`encodeMessage()` and `parseServerMessage()` keep the 2^64-1 author id exact", () => {

@@ -79,3 +79,29 @@ Deno.test("`RevisionLog` stays correct across compaction of dropped entries", ()
   assert.equal(log.textAt(46, buffer), texts.slice(0, 46).join(""));
   assert.deepEqual(log.since(48).map((entry) => entry.revision), [48, 49]);
 });
+
+Deno.test("`RevisionLog` keeps at most maxText UTF-16 units of inserted text, dropping the oldest, and always the newest", () => {
+  // Each rewrite inserts 100 units and its inverse puts back the 100 before.
+  const log = new RevisionLog(10_000, 450);
+  const buffer = new TextBuffer();
+  for (let n = 0; n < 10; n++) {
+    const operation = new TextOperation().delete(buffer.length).insert(
+      String(n).repeat(100),
+    );
+    log.append({
+      author: n,
+      operation,
+      inverse: buffer.applyAndInvert(operation),
+    });
+  }
+  // 200 units per rewrite: two fit in 450.
+  assert.equal(log.oldestRevision, 8);
+  assert.equal(log.textAt(8, buffer), "7".repeat(100));
+  assert.equal(log.authorOf(9), 9);
+  assert.equal(log.authorOf(7), undefined);
+  assert.throws(() => log.since(7), /only the last 2 operations are kept/);
+  const tiny = new RevisionLog(10, 1);
+  const huge = new TextOperation().insert("x".repeat(1000));
+  tiny.append({ author: 1, operation: huge, inverse: huge.invert("") });
+  assert.equal(tiny.since(0).length, 1);
+});

@@ -96,8 +96,16 @@ Deno.test("`PadSession.open()` folds the whole history, language, users and curs
   assert.equal(bob.text, "one\ntwo\n");
   assert.equal(bob.revision, 2);
   assert.equal(bob.language, "markdown");
-  assert.deepEqual(bob.users.get(alice.userId), { name: "Alice", hue: 42 });
-  assert.deepEqual(bob.users.get(bob.userId), { name: "Bob", hue: 7 });
+  assert.deepEqual(bob.users.get(alice.userId), {
+    name: "Alice",
+    hue: 42,
+    nameTruncated: false,
+  });
+  assert.deepEqual(bob.users.get(bob.userId), {
+    name: "Bob",
+    hue: 7,
+    nameTruncated: false,
+  });
   assert.deepEqual(bob.cursors.get(alice.userId), {
     cursors: [3],
     selections: [[1, 4]],
@@ -347,5 +355,9 @@ Deno.test("`setUserInfo()` and `sendCursor()` reach the other people", async () 
   await agent.setUserInfo({ name: "agent", hue: 120 });
   agent.sendCursor({ cursors: [0], selections: [] });
   await waitFor(() => person.cursors.has(agent.userId), "the cursor");
-  assert.deepEqual(person.users.get(agent.userId), { name: "agent", hue: 120 });
+  assert.deepEqual(person.users.get(agent.userId), {
+    name: "agent",
+    hue: 120,
+    nameTruncated: false,
+  });
 });

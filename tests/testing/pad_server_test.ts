@@ -240,3 +240,27 @@ Deno.test("PadServer closes itself at the end of an `await using` block", async 
   }
   await assert.rejects(fetch(`http://127.0.0.1:${port}/api/stats`), TypeError);
 });
+
+Deno.test("PadServer hangs up on an Edit inserting half a surrogate pair, applies nothing, and the pad goes on", async () => {
+  await using server = await startPadServer({ pads: { s: { text: "ok" } } });
+  const writer = new TestClient(server.url, "s");
+  const other = new TestClient(server.url, "s");
+  await writer.next(2); // Identity, History
+  await other.next(2);
+  // As JSON.stringify writes it: the lone half as a \u escape.
+  writer.send(
+    JSON.stringify({ Edit: { revision: 1, operation: [2, "\ud83d"] } }),
+  );
+  await writer.closed;
+  assert.ok(writer.closedByServer);
+  assert.equal((await get(server, "/api/text/s")).body, "ok");
+  // The whole pair is one character, and the pad takes it.
+  other.send(JSON.stringify({ Edit: { revision: 1, operation: [2, "😀"] } }));
+  assert.ok(
+    await waitUntil(() =>
+      other.frames.some((frame) => frame.startsWith('{"History":{"start":1'))
+    ),
+  );
+  assert.equal((await get(server, "/api/text/s")).body, "ok😀");
+  await other.close();
+});

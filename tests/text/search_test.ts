@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { compilePattern, searchText } from "../../src/text/search.ts";
+import {
+  compilePattern,
+  MAX_SEARCH_WORK,
+  searchText,
+} from "../../src/text/search.ts";
 
 const TEXT = "first line\nsecond: a.b\r\nthird a.b a.b\nfourth\n";
 
@@ -41,15 +45,104 @@ Deno.test("searchText ignores case on request, with the pattern still literal", 
   assert.deepEqual(found.matches.map((m) => m.text), ["A.B", "a.b"]);
 });
 
-Deno.test("searchText runs regular expressions with the u and m flags", () => {
-  const found = searchText("ab\nab\n🎉", "^a|\\p{Emoji_Presentation}", {
-    regex: true,
-  });
+Deno.test("searchText runs RE2 regular expressions with ^ and $ at line ends and Unicode classes", () => {
+  const found = searchText("ab\nab\n🎉", "^a|\\p{So}", { regex: true });
   assert.deepEqual(found.matches.map((m) => [m.line, m.text]), [
     [1, "a"],
     [2, "a"],
     [3, "🎉"],
   ]);
+});
+
+Deno.test("regex columns and matched text count UTF-16 units past astral characters", () => {
+  const found = searchText("🎉a🎉\n𝒳b𝒳b", "[ab]|𝒳", { regex: true });
+  assert.deepEqual(
+    found.matches.map((m) => [m.line, m.column, m.text]),
+    [[1, 3, "a"], [2, 1, "𝒳"], [2, 3, "b"], [2, 4, "𝒳"], [2, 6, "b"]],
+  );
+  // Case-insensitive literal search runs on RE2 too, with the same columns.
+  const folded = searchText("🎉ÉCOLE école", "école", {
+    caseInsensitive: true,
+  });
+  assert.deepEqual(folded.matches.map((m) => [m.column, m.text]), [
+    [3, "ÉCOLE"],
+    [9, "école"],
+  ]);
+});
+
+Deno.test("a pattern that backtracks for ever elsewhere answers at once on RE2", () => {
+  const text = "a".repeat(30_000);
+  assert.equal(
+    searchText(`${text}!`, "(a+)+$", { regex: true }).totalMatches,
+    0,
+  );
+  const whole = searchText(text, "(a+)+$", { regex: true });
+  assert.equal(whole.totalMatches, 1);
+  assert.equal(whole.matches[0]?.column, 1);
+  assert.match(whole.matches[0]?.text ?? "", /match cut: 2000 of 30000/);
+});
+
+Deno.test("searchText refuses lookaround and backreferences, naming the feature", () => {
+  const cases: [string, RegExp][] = [
+    ["foo(?=bar)", /lookahead \(\?=/],
+    ["foo(?!bar)", /negative lookahead/],
+    ["(?<=x)y", /lookbehind \(\?<=/],
+    ["(?<!x)y", /negative lookbehind/],
+    ["(a)\\1", /a backreference/],
+    ["(?P<w>a)\\k<w>", /named backreference/],
+    ["(?>a+)b", /atomic group/],
+  ];
+  for (const [pattern, feature] of cases) {
+    assert.throws(
+      () => searchText("foobar", pattern, { regex: true }),
+      (error: Error) => {
+        assert.ok(error instanceof SyntaxError);
+        assert.match(error.message, feature);
+        assert.match(error.message, /RE2 does not run/);
+        assert.match(error.message, /regex: false/);
+        return true;
+      },
+      pattern,
+    );
+  }
+  // The same characters escaped or inside a class are no such feature.
+  assert.equal(searchText("(?=a)", "\\(\\?=", { regex: true }).totalMatches, 1);
+  assert.equal(searchText("a=b", "[(?=]", { regex: true }).totalMatches, 1);
+});
+
+Deno.test("searchText names RE2's complaint about an invalid pattern", () => {
+  assert.throws(
+    () => searchText("text", "(unclosed", { regex: true }),
+    /not valid RE2 syntax \(as in Go and ripgrep\): missing closing \)/,
+  );
+  assert.throws(
+    () => searchText("text", "\\u0041", { regex: true }),
+    /invalid escape sequence/,
+  );
+});
+
+Deno.test("searchText refuses a pattern too large for the text's length, before searching", () => {
+  const pad = "ab".repeat(131_072);
+  const heavy = "(?:a?){100}a{100}";
+  assert.throws(
+    () => searchText(pad, heavy, { regex: true }),
+    (error: Error) => {
+      assert.ok(error instanceof RangeError);
+      assert.match(
+        error.message,
+        /than a text of 262144 UTF-16 units allows \(at most 128,/,
+      );
+      assert.match(error.message, /current count is 302/);
+      assert.match(error.message, /simpler pattern/);
+      return true;
+    },
+  );
+  // The same pattern on a shorter text is within the bound.
+  assert.ok(302 * 1000 <= MAX_SEARCH_WORK);
+  assert.equal(
+    searchText("a".repeat(1000), heavy, { regex: true }).totalMatches,
+    5,
+  );
 });
 
 Deno.test("a match spanning lines gives context after its last line", () => {
@@ -75,12 +168,14 @@ Deno.test("a long match is cut with a marker saying so", () => {
   );
 });
 
-Deno.test("compilePattern escapes every syntax character of a literal pattern", () => {
+Deno.test("compilePattern quotes every syntax character of a literal pattern", () => {
   const literal = "^$\\.*+?()[]{}|/";
-  assert.equal(compilePattern(literal, {}).exec(`x${literal}x`)?.index, 1);
+  const matcher = compilePattern(literal, {}).matcher(`x${literal}x`);
+  assert.equal(matcher.find(), true);
+  assert.equal(matcher.start(), 1);
   assert.throws(
-    () => compilePattern("a{", { regex: true }),
-    /Invalid regular expression/,
+    () => compilePattern("[z-a]", { regex: true, caseInsensitive: true }),
+    SyntaxError,
   );
 });
 

@@ -214,7 +214,9 @@ Deno.test("the agent appears to people under RUSTPAD_USER_NAME and RUSTPAD_USER_
   const person = await PadSession.open(h.pads.url, "seen");
   await h.call("append_to_document", { id: "seen", text: "hi" });
   await waitFor(() => person.users.size === 1, "the agent to appear");
-  assert.deepEqual([...person.users.values()], [{ name: "Claude", hue: 300 }]);
+  assert.deepEqual([...person.users.values()], [
+    { name: "Claude", hue: 300, nameTruncated: false },
+  ]);
   await person.close();
 });
 
@@ -231,4 +233,31 @@ Deno.test("a write's diff is cut at 200 lines and says so with `diff_truncated`"
   );
   assert.equal(short.diff_truncated, undefined);
   assert.match(short.diff as string, /\+more/);
+});
+
+Deno.test("a write inserting half of a surrogate pair is refused before sending, naming where; nothing changes and the connection lives", async () => {
+  await using h = await connect({ env: { RUSTPAD_CONFIRM: "never" } });
+  structured(await h.call("append_to_document", { id: "half", text: "🎉ab" }));
+  await using watcher = await RawPerson.open(h.pads.url, "half");
+  const appended = errorOf(
+    await h.call("append_to_document", { id: "half", text: "cd\ud83d" }),
+  );
+  assert.match(
+    appended,
+    /holds half of a UTF-16 surrogate pair \(\\ud83d alone\).*UTF-16 offset 6 of the pad after the edit, in the inserted text around "cd\\ud83d"\. Nothing was changed/,
+  );
+  const edited = errorOf(
+    await h.call("edit_document", {
+      id: "half",
+      edits: [{ old_string: "a", new_string: "x\udc00" }],
+    }),
+  );
+  assert.match(edited, /\(\\udc00 alone\).*UTF-16 offset 3 of the pad/);
+  assert.match(edited, /Nothing was changed/);
+  assert.equal(await h.text("half"), "🎉ab");
+  structured(await h.call("append_to_document", { id: "half", text: "😀" }));
+  assert.equal(await h.text("half"), "🎉ab😀");
+  await waitFor(() => watcher.text === "🎉ab😀", "the person to see the edit");
+  // The agent's connection was never hung up: nobody left the pad.
+  assert.ok(!watcher.frames.some((frame) => frame.includes('"info":null')));
 });

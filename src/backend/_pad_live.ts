@@ -1,0 +1,66 @@
+// One pad's live state as LivePads keeps it, and reconnecting a watched pad
+// whose connection dropped, with a growing delay, reporting a server that
+// stays down about once a minute.
+
+import type { SessionEvent } from "../rustpad/pad_state.ts";
+import type { PadSession } from "../rustpad/session.ts";
+import type { OperatorLog } from "./logging.ts";
+import type { EditOwners, OwnIds } from "./_own_ids.ts";
+import type { PadPresence } from "./_pad_presence.ts";
+
+/** A session event, or the news that a dropped pad is connected again. */
+export type LiveEvent = SessionEvent | { readonly type: "reconnected" };
+
+/** Told of every event on a watched pad, with the session it came from. */
+export type PadWatcher = (session: PadSession, event: LiveEvent) => void;
+
+/** Delays between attempts to reconnect a watched pad. */
+const RECONNECT_DELAYS_MS = [100, 500, 1000, 2000, 5000];
+
+export interface PadLive {
+  readonly padId: string;
+  session: PadSession | undefined;
+  failed: boolean;
+  presence: PadPresence;
+  /** This process's user ids on the pad, across its connections. */
+  ownIds: OwnIds;
+  /** Which agent made each of this process's recent edits. */
+  owners: EditOwners;
+  watchers: Set<PadWatcher>;
+  release: (() => void) | undefined;
+  reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  attempts: number;
+}
+
+/**
+ * Try `reconnect` again after the next delay, while `pad` is still watched;
+ * a failure schedules the next try.
+ */
+export function scheduleReconnect(
+  pad: PadLive,
+  reconnect: () => Promise<unknown>,
+  log: OperatorLog,
+): void {
+  if (pad.watchers.size === 0 || pad.reconnectTimer !== undefined) return;
+  const delay = RECONNECT_DELAYS_MS[
+    Math.min(pad.attempts, RECONNECT_DELAYS_MS.length - 1)
+  ]!;
+  pad.attempts++;
+  pad.reconnectTimer = setTimeout(() => {
+    pad.reconnectTimer = undefined;
+    if (pad.watchers.size === 0) return;
+    reconnect().catch((error: Error) => {
+      if (error instanceof TypeError) return; // The pool is closed.
+      // A server that stays down is reported about once a minute.
+      if (pad.attempts > 2 && pad.attempts % 12 !== 0) {
+        return scheduleReconnect(pad, reconnect, log);
+      }
+      log.send(
+        "warning",
+        `Cannot reconnect to pad "${pad.padId}" yet (attempt ${pad.attempts}): ${error.message}`,
+        { pad: pad.padId },
+      );
+      scheduleReconnect(pad, reconnect, log);
+    });
+  }, delay);
+}
