@@ -11,7 +11,7 @@
  */
 
 import { RE2JS } from "re2js";
-import { isHighSurrogate } from "../ot/code_points.ts";
+import { advanceCodePoints, codePointLength } from "../ot/code_points.ts";
 import { LineIndex, MAX_LINE_LENGTH } from "./lines.ts";
 
 /** How to search, as {@linkcode searchText} takes it. */
@@ -29,7 +29,7 @@ export interface SearchOptions {
   /** Give the details of at most this many matches (all are counted). */
   maxResults?: number;
   /**
-   * Stop giving details once they hold this many UTF-16 units (the match,
+   * Stop giving details once they hold this many code points (the match,
    * its line and its context), after at least one match. Long lines and
    * wide context repeat for every match, so without a budget a search could
    * answer far more than the whole text.
@@ -45,7 +45,7 @@ export interface SearchMatch {
   column: number;
   /** The line the match ends on (a regular expression can span lines). */
   endLine: number;
-  /** The matched text (cut with a marker past 2,000 UTF-16 units). */
+  /** The matched text (cut with a marker past 2,000 code points). */
   text: string;
   /** The whole line the match starts on, as `read_lines` shows it. */
   lineText: string;
@@ -291,19 +291,21 @@ function describe(
   };
 }
 
+/** The code points of a match's details. */
 function size(match: SearchMatch): number {
-  let total = match.text.length + match.lineText.length;
-  for (const line of match.before) total += line.length;
-  for (const line of match.after) total += line.length;
+  let total = codePointLength(match.text) + codePointLength(match.lineText);
+  for (const line of match.before) total += codePointLength(line);
+  for (const line of match.after) total += codePointLength(line);
   return total;
 }
 
 function cutMatch(text: string, start: number, end: number): string {
-  const length = end - start;
-  if (length <= MAX_LINE_LENGTH) return text.slice(start, end);
-  let cut = MAX_LINE_LENGTH;
-  if (isHighSurrogate(text.charCodeAt(start + cut - 1))) cut--;
+  // At most two units a code point: a match this short cannot be too long.
+  if (end - start <= MAX_LINE_LENGTH) return text.slice(start, end);
+  const cut = advanceCodePoints(text, start, MAX_LINE_LENGTH);
+  if (cut >= end) return text.slice(start, end);
+  const length = MAX_LINE_LENGTH + codePointLength(text.slice(cut, end));
   return `${
-    text.slice(start, start + cut)
-  }… [match cut: ${cut} of ${length} UTF-16 units shown]`;
+    text.slice(start, cut)
+  }… [match cut: ${MAX_LINE_LENGTH} of ${length} code points shown]`;
 }

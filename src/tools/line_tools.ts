@@ -93,7 +93,7 @@ export const readLinesTool: ToolDefinition = defineTool({
 /** Every search of the process, one at a time with other calls between. */
 const SEARCHES = new SearchQueue();
 
-/** The most UTF-16 units of match details one search answers with. */
+/** The most code points of match details one search answers with. */
 const MAX_DETAIL_LENGTH = 262_144;
 
 const matchSchema = objectSchema({
@@ -133,7 +133,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   outputSchema: objectSchema({
     id: z.string(),
     matches: z.array(matchSchema).describe(
-      `The first max_results matches, fewer if their details pass ${MAX_DETAIL_LENGTH} UTF-16 units.`,
+      `The first max_results matches, fewer if their details pass ${MAX_DETAIL_LENGTH} code points.`,
     ),
     total_matches: countField,
     revision: countField,
@@ -186,7 +186,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
         shown < found.totalMatches ? `, first ${shown} shown` : ""
       }${
         found.cut
-          ? ` (details stop at ${MAX_DETAIL_LENGTH} UTF-16 units: narrow the pattern or lower context_lines)`
+          ? ` (details stop at ${MAX_DETAIL_LENGTH} code points: narrow the pattern or lower context_lines)`
           : ""
       }, as 'line:column:line text' with context lines as 'line-text':`,
       render(found.matches, args.context_lines > 0),

@@ -164,7 +164,7 @@ Deno.test("a long match is cut with a marker saying so", () => {
   const [match] = searchText("z".repeat(3000), "z+", { regex: true }).matches;
   assert.match(
     match?.text ?? "",
-    /… \[match cut: 2000 of 3000 UTF-16 units shown\]$/,
+    /… \[match cut: 2000 of 3000 code points shown\]$/,
   );
 });
 

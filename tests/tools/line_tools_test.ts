@@ -214,7 +214,7 @@ Deno.test("`search_document` answers a pattern that backtracks for ever elsewher
   assert.equal(read.text, "aaaaa");
 });
 
-Deno.test("`search_document` stops giving match details at 262,144 UTF-16 units and says so", async () => {
+Deno.test("`search_document` stops giving match details at 262,144 code points and says so", async () => {
   // 100 lines of 2,000 units: each match repeats its line and 20 more.
   await using h = await withPads({
     wide: (`${"w".repeat(1999)}\n`).repeat(100),
@@ -229,5 +229,5 @@ Deno.test("`search_document` stops giving match details at 262,144 UTF-16 units 
   assert.equal(found.total_matches, 100);
   const shown = (found.matches as unknown[]).length;
   assert.ok(shown > 0 && shown < 100, `${shown} shown`);
-  assert.match(textOf(result), /details stop at 262144 UTF-16 units/);
+  assert.match(textOf(result), /details stop at 262144 code points/);
 });
