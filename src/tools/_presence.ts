@@ -92,8 +92,10 @@ export async function nearbyAt(
   }[];
   note: TextPart[];
 }> {
-  // Session events reach LivePads in a microtask: let them all run first.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // Session events reach LivePads in a microtask queued with the
+  // acknowledgement; one more microtask lets any still queued run first
+  // (a timer would cost a millisecond or more on every write).
+  await new Promise<void>((resolve) => queueMicrotask(resolve));
   const live = LivePads.of(context.sessions);
   const hits = live.nearby(padId, ackRevision - 1);
   if (hits.length === 0) return { note: [] };
