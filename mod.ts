@@ -21,6 +21,7 @@ export {
   synchronized,
   TextBuffer,
   TextOperation,
+  type TextWindow,
   type Transition,
 } from "./src/ot/mod.ts";
 export {
@@ -94,6 +95,7 @@ export {
   countLines,
   type Diff,
   type DiffOptions,
+  type DiffSource,
   findOccurrences,
   type LineEdit,
   LineIndex,

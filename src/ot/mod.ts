@@ -9,7 +9,7 @@
 
 export type { Component } from "./component.ts";
 export { TextOperation } from "./operation.ts";
-export { TextBuffer } from "./text_buffer.ts";
+export { TextBuffer, type TextWindow } from "./text_buffer.ts";
 export {
   applyClient,
   applyServer,

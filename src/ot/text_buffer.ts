@@ -1,23 +1,29 @@
 /**
  * A text that many operations are applied to, such as a pad's history replayed
  * on connect. Applying to a plain string copies the whole text per
- * operation; this keeps the text in chunks and reuses every chunk an
- * operation only retains, so an edit costs about the number of chunks, not the
- * length of the text.
+ * operation; this keeps the text in small chunks and replaces, in place,
+ * only the chunks an operation changes, so an edit costs about what it
+ * changes plus a walk over the chunk list. Each chunk counts its line
+ * breaks, so a window of lines around a change (for a diff) is found
+ * without reading the whole text.
  *
  * @module
  */
 
-import { advanceCodePoints, codePointLength } from "./code_points.ts";
+import { type Chunk, ChunkCursor, chunksOf, unitsAfter } from "./_chunks.ts";
+import { codePointLength } from "./code_points.ts";
 import { TextOperation } from "./operation.ts";
 
-/** Chunks grow to about this many UTF-16 units before a new one starts. */
-const CHUNK_SIZE = 2048;
-
-interface Chunk {
-  readonly text: string;
-  /** Length in code points. */
-  readonly length: number;
+/** Lines of a text around a change, from {@linkcode TextBuffer.window}. */
+export interface TextWindow {
+  /** The text of the lines, each with its line break. */
+  text: string;
+  /** Where it starts in the whole text, in code points. */
+  start: number;
+  /** The line number (1-based) of its first line. */
+  firstLine: number;
+  /** Lines of the whole text, as `read_lines` counts them. */
+  totalLines: number;
 }
 
 /**
@@ -46,11 +52,8 @@ export class TextBuffer {
    * @param text The initial text.
    */
   constructor(text = "") {
-    this.#chunks = [];
-    this.#length = 0;
-    const writer = new ChunkWriter(this.#chunks);
-    writer.write(text, codePointLength(text));
-    this.#length = writer.length;
+    this.#chunks = chunksOf(text);
+    this.#length = this.#chunks.reduce((sum, chunk) => sum + chunk.length, 0);
     this.#joined = text;
   }
 
@@ -120,32 +123,46 @@ export class TextBuffer {
     return copy;
   }
 
-  #apply(operation: TextOperation, inverse: TextOperation | undefined): void {
-    if (operation.baseLength !== this.#length) {
-      throw new RangeError(
-        `Cannot apply operation as its base length ${operation.baseLength} differs from the text length: current length is ${this.#length}`,
-      );
-    }
-    const chunks: Chunk[] = [];
-    const writer = new ChunkWriter(chunks);
-    const reader = new ChunkReader(this.#chunks);
-    for (const component of operation.components) {
-      if (typeof component === "string") {
-        const length = codePointLength(component);
-        writer.write(component, length);
-        inverse?.delete(length);
-      } else if (component > 0) {
-        reader.copy(component, writer);
-        inverse?.retain(component);
-      } else if (inverse) {
-        inverse.insert(reader.take(-component));
-      } else {
-        reader.skip(-component);
-      }
-    }
-    this.#chunks = chunks;
-    this.#length = writer.length;
-    this.#joined = undefined;
+  /**
+   * The whole lines around code points `start` to `end`, `context` lines
+   * more on each side, found by counting line breaks chunk by chunk: what a
+   * diff of a change there needs, read without the rest of the text.
+   *
+   * @param start Where the change starts, in code points.
+   * @param end Where it ends (exclusive), in code points.
+   * @param context Lines to add before and after.
+   * @returns The lines, where they start and their first line number.
+   *
+   * @example
+   * ```ts
+   * import { TextBuffer } from "@rustpad-mcp/server";
+   * import assert from "node:assert/strict";
+   *
+   * const buffer = new TextBuffer("one\ntwo\nthree\nfour\n");
+   * assert.deepEqual(buffer.window(9, 10, 1), {
+   *   text: "two\nthree\nfour\n",
+   *   start: 4,
+   *   firstLine: 2,
+   *   totalLines: 4,
+   * });
+   * ```
+   */
+  window(start: number, end: number, context: number): TextWindow {
+    const breaks = this.#chunks.reduce((sum, chunk) => sum + chunk.breaks, 0);
+    const endsWithBreak = this.#endsWithBreak();
+    const totalLines = this.#length === 0
+      ? 0
+      : endsWithBreak
+      ? breaks
+      : breaks + 1;
+    const firstLine = Math.max(1, this.#lineOf(start) - context);
+    // As the diff does: the line the change ends on holds position `end`.
+    const lastLine = this.#lineOf(end) + context;
+    const from = this.#lineStart(firstLine);
+    const to = lastLine >= breaks + 1
+      ? this.#length
+      : this.#lineStart(lastLine + 1);
+    return { text: this.#slice(from, to), start: from, firstLine, totalLines };
   }
 
   /**
@@ -157,122 +174,94 @@ export class TextBuffer {
     this.#joined ??= this.#chunks.map((chunk) => chunk.text).join("");
     return this.#joined;
   }
-}
 
-/** Appends text to a chunk list, merging small pieces into the last chunk. */
-class ChunkWriter {
-  #chunks: Chunk[];
-  length = 0;
-
-  constructor(chunks: Chunk[]) {
-    this.#chunks = chunks;
-  }
-
-  write(text: string, length: number): void {
-    if (length === 0) return;
-    this.length += length;
-    const last = this.#chunks.at(-1);
-    if (last !== undefined && last.text.length + text.length <= CHUNK_SIZE) {
-      this.#chunks[this.#chunks.length - 1] = {
-        text: last.text + text,
-        length: last.length + length,
-      };
-      return;
+  #apply(operation: TextOperation, inverse: TextOperation | undefined): void {
+    if (operation.baseLength !== this.#length) {
+      throw new RangeError(
+        `Cannot apply operation as its base length ${operation.baseLength} differs from the text length: current length is ${this.#length}`,
+      );
     }
-    if (text.length <= CHUNK_SIZE) {
-      this.#chunks.push({ text, length });
-      return;
-    }
-    for (let start = 0; start < text.length;) {
-      const end = advanceCodePoints(text, start, CHUNK_SIZE);
-      const piece = text.slice(start, end);
-      this.#chunks.push({ text: piece, length: codePointLength(piece) });
-      start = end;
-    }
-  }
-
-  /** Append a whole chunk, merging it only if both are small. */
-  writeChunk(chunk: Chunk): void {
-    const last = this.#chunks.at(-1);
-    if (
-      last !== undefined && last.text.length + chunk.text.length > CHUNK_SIZE
-    ) {
-      this.length += chunk.length;
-      this.#chunks.push(chunk);
-    } else {
-      this.write(chunk.text, chunk.length);
-    }
-  }
-}
-
-/** Reads a chunk list from the start, in code points. */
-class ChunkReader {
-  #chunks: readonly Chunk[];
-  #index = 0;
-  /** Code points already consumed of the current chunk. */
-  #offset = 0;
-  /** The same position in UTF-16 units, so it is never counted twice. */
-  #unitOffset = 0;
-
-  constructor(chunks: readonly Chunk[]) {
-    this.#chunks = chunks;
-  }
-
-  copy(count: number, writer: ChunkWriter): void {
-    this.#consume(count, (chunk, from, to, start, end) => {
-      if (from === 0 && to === chunk.length) {
-        writer.writeChunk(chunk);
+    const cursor = new ChunkCursor(this.#chunks);
+    for (const component of operation.components) {
+      if (typeof component === "string") {
+        const length = codePointLength(component);
+        cursor.insert(component, length);
+        inverse?.delete(length);
+      } else if (component > 0) {
+        cursor.retain(component);
+        inverse?.retain(component);
       } else {
-        writer.write(chunk.text.slice(start, end), to - from);
+        const removed = cursor.delete(-component, inverse !== undefined);
+        inverse?.insert(removed);
       }
-    });
+    }
+    this.#length = operation.targetLength;
+    this.#joined = undefined;
   }
 
-  skip(count: number): void {
-    this.#consume(count, () => {});
+  #endsWithBreak(): boolean {
+    const last = this.#chunks.at(-1);
+    return last !== undefined && last.text.endsWith("\n");
   }
 
-  /** Consume `count` code points and return them as a string. */
-  take(count: number): string {
+  /** The 1-based line holding code point `offset`. */
+  #lineOf(offset: number): number {
+    let line = 1;
+    let remaining = offset;
+    for (const chunk of this.#chunks) {
+      if (remaining < chunk.length) {
+        const unit = unitsAfter(chunk, 0, remaining);
+        for (
+          let at = chunk.text.indexOf("\n");
+          at !== -1 && at < unit;
+          at = chunk.text.indexOf("\n", at + 1)
+        ) line++;
+        return line;
+      }
+      remaining -= chunk.length;
+      line += chunk.breaks;
+    }
+    return line;
+  }
+
+  /** The code point where line `line` (1-based) starts. */
+  #lineStart(line: number): number {
+    let needed = line - 1;
+    let offset = 0;
+    if (needed === 0) return 0;
+    for (const chunk of this.#chunks) {
+      if (needed <= chunk.breaks) {
+        let at = -1;
+        for (let k = 0; k < needed; k++) at = chunk.text.indexOf("\n", at + 1);
+        const before = chunk.text.slice(0, at + 1);
+        return offset +
+          (chunk.text.length === chunk.length
+            ? before.length
+            : [...before].length);
+      }
+      needed -= chunk.breaks;
+      offset += chunk.length;
+    }
+    return this.#length;
+  }
+
+  /** Code points `start` to `end` as a string. */
+  #slice(start: number, end: number): string {
     const pieces: string[] = [];
-    this.#consume(count, (chunk, _from, _to, start, end) => {
-      pieces.push(chunk.text.slice(start, end));
-    });
-    return pieces.join("");
-  }
-
-  #consume(
-    count: number,
-    visit: (
-      chunk: Chunk,
-      from: number,
-      to: number,
-      start: number,
-      end: number,
-    ) => void,
-  ): void {
-    let remaining = count;
-    while (remaining > 0) {
-      const chunk = this.#chunks[this.#index];
-      if (chunk === undefined) return;
-      const available = chunk.length - this.#offset;
-      const taken = Math.min(available, remaining);
-      const start = this.#unitOffset;
-      const end = taken === available
-        ? chunk.text.length
-        : chunk.text.length === chunk.length // no surrogate pairs
-        ? start + taken
-        : advanceCodePoints(chunk.text, start, taken);
-      visit(chunk, this.#offset, this.#offset + taken, start, end);
-      remaining -= taken;
-      if (taken === available) {
-        this.#index++;
-        this.#offset = 0;
-        this.#unitOffset = 0;
-      } else {
-        this.#offset += taken;
-        this.#unitOffset = end;
+    let position = 0;
+    for (const chunk of this.#chunks) {
+      const chunkEnd = position + chunk.length;
+      if (chunkEnd > start && position < end) {
+        const from = Math.max(start, position) - position;
+        const to = Math.min(end, chunkEnd) - position;
+        const unitFrom = unitsAfter(chunk, 0, from);
+        pieces.push(
+          chunk.text.slice(unitFrom, unitsAfter(chunk, unitFrom, to - from)),
+        );
       }
+      if (chunkEnd >= end) break;
+      position = chunkEnd;
     }
+    return pieces.join("");
   }
 }

@@ -105,3 +105,30 @@ async function departed(
     unsubscribe();
   }
 }
+
+/**
+ * Open a new connection to the pad (`open`) and settle the lost edit on it:
+ * returns the session if the edit landed; throws if it did not, or, when
+ * even the new connection fails, says the outcome is unknown.
+ */
+export async function reopenToSettle(
+  open: () => Promise<PadSession>,
+  error: EditNotAcknowledgedError,
+  options: SettleOptions,
+): Promise<PadSession> {
+  let fresh: PadSession;
+  try {
+    fresh = await open();
+  } catch (reconnectError) {
+    throw new EditNotAcknowledgedError(
+      error.kind,
+      `${error.message}. Reconnecting to check failed too (${
+        (reconnectError as Error).message
+      }), so whether the edit landed is unknown: read the pad before trying again`,
+      error,
+      { cause: error },
+    );
+  }
+  await settleLostEdit(fresh, error, options);
+  return fresh;
+}

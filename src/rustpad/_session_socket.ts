@@ -251,10 +251,16 @@ export class SessionSocket {
 
   #acknowledge(send: EditToSend | undefined): void {
     if (send) this.send({ Edit: send });
-    this.#waits.acknowledge(() => ({
-      revision: this.#state.revision,
-      text: this.#state.text,
-    }));
+    this.#waits.acknowledge(() => {
+      // Joined only if someone reads it: most writes never do.
+      const text = this.#state.textLater();
+      return {
+        revision: this.#state.revision,
+        get text(): string {
+          return text();
+        },
+      };
+    });
   }
 
   #onClose(opened: boolean): void {

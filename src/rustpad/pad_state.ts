@@ -21,13 +21,19 @@ import {
   MAX_TEXT_LENGTH,
   type ServerMessage,
   type UserId,
-  type UserInfo,
   type UserOperation,
 } from "./protocol.ts";
 import { type LoggedOperation, RevisionLog } from "./revision_log.ts";
 import type { SessionError } from "./session_error.ts";
 import { TextBuffer } from "../ot/text_buffer.ts";
-import { advanceCodePoints } from "../ot/code_points.ts";
+import { PadPeople, type PadUser } from "./_pad_people.ts";
+
+export {
+  MAX_CURSORS,
+  MAX_NAME_LENGTH,
+  MAX_USERS,
+  type PadUser,
+} from "./_pad_people.ts";
 
 /** Something that changed in a pad, for {@linkcode PadState.subscribe}. */
 export type SessionEvent =
@@ -36,32 +42,6 @@ export type SessionEvent =
   | { readonly type: "cursor"; readonly id: UserId }
   | { readonly type: "language"; readonly language: string }
   | { readonly type: "closed"; readonly error: SessionError | undefined };
-
-/**
- * The most people a pad may list. Rustpad numbers connections per pad from
- * 0, so only a hostile server sends more; past it the session fails.
- */
-export const MAX_USERS = 10_000;
-
-/**
- * The most code points of a person's display name, and of the pad's
- * language, a session keeps. Rustpad sets no limit, so a person may announce
- * a name of millions of characters; a longer one is cut on arrival to its
- * first 63 code points and "…", and marked as cut.
- */
-export const MAX_NAME_LENGTH = 64;
-
-/**
- * The most cursors, and the most selections, a session keeps per person;
- * the rest are dropped on arrival (an editor shows a handful).
- */
-export const MAX_CURSORS = 16;
-
-/** A person as a session keeps them: the name cut to {@linkcode MAX_NAME_LENGTH}. */
-export interface PadUser extends UserInfo {
-  /** Whether the announced name was longer and is cut, ending in "…". */
-  readonly nameTruncated: boolean;
-}
 
 /** Receives {@linkcode SessionEvent}s. */
 export type SessionListener = (event: SessionEvent) => void;
@@ -86,15 +66,17 @@ export type SessionListener = (event: SessionEvent) => void;
  */
 export class PadState {
   #client: ClientState = synchronized(0);
-  #local = new TextBuffer();
   #server = new TextBuffer();
+  /**
+   * The text with our pending edits: the server's buffer itself while none
+   * is pending (a history is then applied once, not twice), a copy of it
+   * with them applied otherwise.
+   */
+  #local = this.#server;
   #log = new RevisionLog();
   /** The author of operation 0, kept past the log's window. */
   #firstAuthor: UserId | undefined;
-  #language: string | null = null;
-  #languageTruncated = false;
-  #users = new Map<UserId, PadUser>();
-  #cursors = new Map<UserId, CursorData>();
+  #people = new PadPeople();
   #listeners = new Set<SessionListener>();
 
   /** The text with our pending edits. */
@@ -105,6 +87,22 @@ export class PadState {
   /** Length of {@linkcode PadState.text} in code points. */
   get length(): number {
     return this.#local.length;
+  }
+
+  /**
+   * {@linkcode PadState.text} as it is now, to read later: a copy of the
+   * chunk list, not of the text, which is joined only if asked for.
+   *
+   * @returns Reads the text as it was at this call.
+   */
+  textLater(): () => string {
+    const copy = this.#local.clone();
+    return () => copy.toString();
+  }
+
+  /** {@linkcode PadState.text} as a buffer, to read lines of. */
+  get textBuffer(): Pick<TextBuffer, "window"> {
+    return this.#local;
   }
 
   /** The text at {@linkcode PadState.revision}, as the server has it. */
@@ -132,22 +130,22 @@ export class PadState {
    * {@linkcode MAX_NAME_LENGTH} code points.
    */
   get language(): string | null {
-    return this.#language;
+    return this.#people.language;
   }
 
   /** Whether the language set was longer and is cut, ending in "…". */
   get languageTruncated(): boolean {
-    return this.#languageTruncated;
+    return this.#people.languageTruncated;
   }
 
   /** Everyone announced in the pad, by user id, names cut. */
   get users(): ReadonlyMap<UserId, PadUser> {
-    return this.#users;
+    return this.#people.users;
   }
 
   /** Cursor data by user id, at most {@linkcode MAX_CURSORS} of each kind. */
   get cursors(): ReadonlyMap<UserId, CursorData> {
-    return this.#cursors;
+    return this.#people.cursors;
   }
 
   /**
@@ -235,6 +233,7 @@ export class PadState {
       );
     }
     const transition = applyClient(this.#client, operation);
+    if (this.#local === this.#server) this.#local = this.#server.clone();
     this.#local.apply(operation);
     this.#client = transition.state;
     return transition.send;
@@ -261,36 +260,13 @@ export class PadState {
       const { start, operations } = message.History;
       this.#receiveHistory(start, operations, ownId, onAck);
     } else if ("Language" in message) {
-      const language = cutName(message.Language);
-      this.#language = language.text;
-      this.#languageTruncated = language.truncated;
-      this.#emit({ type: "language", language: language.text });
+      const language = this.#people.setLanguage(message.Language);
+      this.#emit({ type: "language", language });
     } else if ("UserInfo" in message) {
-      const { id, info } = message.UserInfo;
-      if (info) {
-        this.#checkRoom(this.#users, id, "user");
-        const name = cutName(info.name);
-        this.#users.set(id, {
-          name: name.text,
-          hue: info.hue,
-          nameTruncated: name.truncated,
-        });
-      } else {
-        this.#users.delete(id);
-        this.#cursors.delete(id);
-      }
+      this.#people.setUser(message.UserInfo.id, message.UserInfo.info);
       this.#emit({ type: "users" });
     } else if ("UserCursor" in message) {
-      this.#checkRoom(this.#cursors, message.UserCursor.id, "cursor");
-      const { cursors, selections } = message.UserCursor.data;
-      this.#cursors.set(message.UserCursor.id, {
-        cursors: cursors.length > MAX_CURSORS
-          ? cursors.slice(0, MAX_CURSORS)
-          : cursors,
-        selections: selections.length > MAX_CURSORS
-          ? selections.slice(0, MAX_CURSORS)
-          : selections,
-      });
+      this.#people.setCursor(message.UserCursor.id, message.UserCursor.data);
       this.#emit({ type: "cursor", id: message.UserCursor.id });
     } else {
       throw new TypeError(
@@ -342,25 +318,16 @@ export class PadState {
       if (id === ownId) {
         const { state, send } = serverAck(this.#client);
         this.#client = state;
+        // Nothing pending: the server's text is ours again.
+        if (state.kind === "synchronized") this.#local = this.#server;
         onAck(send);
       } else {
         const { state, apply } = applyServer(this.#client, operation);
-        this.#local.apply(apply);
+        // Shared while nothing is pending: applied above already.
+        if (this.#local !== this.#server) this.#local.apply(apply);
         this.#client = state;
       }
       this.#emit({ type: "operation", entry });
-    }
-  }
-
-  #checkRoom(
-    map: ReadonlyMap<UserId, unknown>,
-    id: UserId,
-    what: string,
-  ): void {
-    if (map.size >= MAX_USERS && !map.has(id)) {
-      throw new RangeError(
-        `Cannot track another ${what} as the pad already lists ${MAX_USERS}: current id is ${id}`,
-      );
     }
   }
 
@@ -377,17 +344,4 @@ export class PadState {
       }
     });
   }
-}
-
-/**
- * `text` if at most {@linkcode MAX_NAME_LENGTH} code points, else its start
- * and "…". The start is copied: a slice of a long string would keep the
- * whole string alive in V8 (a sliced string points into its parent).
- */
-function cutName(text: string): { text: string; truncated: boolean } {
-  if (advanceCodePoints(text, 0, MAX_NAME_LENGTH) === text.length) {
-    return { text, truncated: false };
-  }
-  const head = text.slice(0, advanceCodePoints(text, 0, MAX_NAME_LENGTH - 1));
-  return { text: `${Array.from(head).join("")}…`, truncated: true };
 }

@@ -10,6 +10,7 @@
  */
 
 import type { TextOperation } from "../ot/operation.ts";
+import type { TextBuffer } from "../ot/text_buffer.ts";
 import { PadState, type PadUser, type SessionListener } from "./pad_state.ts";
 import type { CursorData, UserId, UserInfo } from "./protocol.ts";
 import type { LoggedOperation } from "./revision_log.ts";
@@ -116,6 +117,14 @@ export class PadSession {
   /** Length of {@linkcode PadSession.text} in code points. */
   get length(): number {
     return this.#state.length;
+  }
+
+  /**
+   * {@linkcode PadSession.text} as a buffer to read lines of (a diff's
+   * window) without joining the whole text; valid until the next change.
+   */
+  get textBuffer(): Pick<TextBuffer, "window"> {
+    return this.#state.textBuffer;
   }
 
   /** The text at {@linkcode PadSession.revision}, as the server has it. */

@@ -21,7 +21,7 @@ import {
   EditNotAcknowledgedError,
   OpenPadLimitError,
 } from "./session_error.ts";
-import { settleLostEdit } from "./_recovery.ts";
+import { reopenToSettle } from "./_recovery.ts";
 
 /** Options for {@linkcode SessionPool}. */
 export interface SessionPoolOptions {
@@ -318,7 +318,15 @@ export class SessionPool {
       const operation = build(session);
       try {
         const ack = await session.submit(operation);
-        return { ...ack, length: session.length, recovered: false };
+        return {
+          revision: ack.revision,
+          // Read only when asked: joining a long pad's text costs.
+          get text(): string {
+            return ack.text;
+          },
+          length: session.length,
+          recovered: false,
+        };
       } catch (error) {
         if (error instanceof EditNotAcknowledgedError && error.sent) {
           return await this.#recover(padId, error);
@@ -335,20 +343,7 @@ export class SessionPool {
     padId: string,
     error: EditNotAcknowledgedError,
   ): Promise<EditOutcome> {
-    let fresh: PadSession;
-    try {
-      fresh = await this.get(padId);
-    } catch (reconnectError) {
-      throw new EditNotAcknowledgedError(
-        error.kind,
-        `${error.message}. Reconnecting to check failed too (${
-          (reconnectError as Error).message
-        }), so whether the edit landed is unknown: read the pad before trying again`,
-        error,
-        { cause: error },
-      );
-    }
-    await settleLostEdit(fresh, error, {
+    const fresh = await reopenToSettle(() => this.get(padId), error, {
       announced: this.#options.user !== undefined,
       departureWaitMs: DEPARTURE_WAIT_TIMEOUTS *
         (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS),

@@ -33,6 +33,10 @@ export class StepScheduler {
 
   delete(loop: Steppable): void {
     this.#loops.delete(loop);
+    // The channel stays open while connections do (making one per burst
+    // costs more than the turn); without any, it must not hold the event
+    // loop open.
+    if (this.#loops.size === 0 && !this.#posted) this.#closeChannel();
   }
 
   /** Something became ready: make sure a turn comes. */
@@ -49,6 +53,10 @@ export class StepScheduler {
   close(): void {
     this.#closed = true;
     clearTimeout(this.#timer);
+    this.#closeChannel();
+  }
+
+  #closeChannel(): void {
     this.#channel?.port1.close();
     this.#channel?.port2.close();
     this.#channel = undefined;
@@ -64,10 +72,9 @@ export class StepScheduler {
       if (loop.ready) return this.wake();
       next = Math.min(next, loop.readyAt);
     }
-    // Idle: let the event loop end, unless a slow loop waits its time.
-    this.#channel?.port1.close();
-    this.#channel?.port2.close();
-    this.#channel = undefined;
+    // Idle: let the event loop end when no connection is left, and wake
+    // up in time for a slow loop that waits its time.
+    if (this.#loops.size === 0) this.#closeChannel();
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (next !== Infinity && !this.#closed) {

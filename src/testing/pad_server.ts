@@ -266,7 +266,9 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     if (refusal !== undefined) return refusal;
     let upgrade: { socket: WebSocket; response: Response };
     try {
-      upgrade = Deno.upgradeWebSocket(request);
+      // No idle pings: the real server sends none, and their timers cost
+      // a system timer per frame.
+      upgrade = Deno.upgradeWebSocket(request, { idleTimeout: 0 });
     } catch (error) {
       return reply(400, (error as Error).message, TEXT_PLAIN);
     }

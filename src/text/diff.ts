@@ -1,14 +1,24 @@
 /**
  * The unified diff of one operation on a text, for showing an agent what a
  * write changed. It is computed from the ranges the operation changes, never
- * by comparing the two texts line by line, so it stays linear on long pads.
+ * by comparing the two texts line by line; given a {@linkcode TextBuffer},
+ * only the lines around the change are read, so a diff's cost does not grow
+ * with the pad.
  *
  * @module
  */
 
-import { advanceCodePoints, isLowSurrogate } from "../ot/code_points.ts";
+import {
+  advanceCodePoints,
+  codePointLength,
+  isLowSurrogate,
+} from "../ot/code_points.ts";
+import { TextOperation } from "../ot/operation.ts";
+import type { TextBuffer } from "../ot/text_buffer.ts";
 import { countLines, LineIndex } from "./lines.ts";
-import type { TextOperation } from "../ot/operation.ts";
+
+/** A text a diff can read lines of without all of it. */
+export type DiffSource = string | Pick<TextBuffer, "window">;
 
 /** Options for {@linkcode unifiedDiff}. */
 export interface DiffOptions {
@@ -52,7 +62,8 @@ interface Region {
  * The unified diff of `operation` applied to `text`, with line numbers in
  * the hunk headers, bounded in size.
  *
- * @param text The text the operation applies to.
+ * @param text The text the operation applies to: a string, or a buffer of
+ * which only the lines around the change are read.
  * @param operation An operation on `text`.
  * @param options Context lines and bounds.
  * @returns The diff and whether it was cut.
@@ -71,9 +82,63 @@ interface Region {
  * ```
  */
 export function unifiedDiff(
-  text: string,
+  text: DiffSource,
   operation: TextOperation,
   options: DiffOptions = {},
+): Diff {
+  if (typeof text === "string") return diffOf(text, operation, options, 0);
+  const span = changedSpan(operation);
+  if (span === undefined) return { diff: "", truncated: false };
+  const window = text.window(span.start, span.end, options.context ?? 3);
+  const end = window.start + codePointLength(window.text);
+  return diffOf(
+    window.text,
+    within(operation, window.start, end),
+    options,
+    window.firstLine - 1,
+  );
+}
+
+/** Where `operation` changes anything, in code points of its base text. */
+function changedSpan(
+  operation: TextOperation,
+): { start: number; end: number } | undefined {
+  const components = operation.components;
+  if (operation.isNoop()) return undefined;
+  const first = components[0];
+  const last = components.at(-1);
+  const start = typeof first === "number" && first > 0 ? first : 0;
+  const tail = typeof last === "number" && last > 0 && components.length > 1
+    ? last
+    : 0;
+  return { start, end: operation.baseLength - tail };
+}
+
+/** `operation` cut to the part of its base text from `start` to `end`. */
+function within(
+  operation: TextOperation,
+  start: number,
+  end: number,
+): TextOperation {
+  const components = operation.components;
+  const cut = new TextOperation();
+  components.forEach((component, i) => {
+    if (typeof component === "string") cut.insert(component);
+    else if (component < 0) cut.delete(-component);
+    else if (i === 0) cut.retain(component - start);
+    else if (i === components.length - 1) {
+      cut.retain(component - (operation.baseLength - end));
+    } else cut.retain(component);
+  });
+  return cut;
+}
+
+/** The diff of `operation` on `text`, whose first line is `lineOffset` + 1. */
+function diffOf(
+  text: string,
+  operation: TextOperation,
+  options: DiffOptions,
+  lineOffset: number,
 ): Diff {
   const { context = 3, maxLines = 200, maxLineLength = 500 } = options;
   const index = new LineIndex(text);
@@ -141,13 +206,17 @@ export function unifiedDiff(
       // Room for the header and the closing marker.
       const room = maxLines - out.length - 2;
       if (room > 0) {
-        out.push(header(from, oldCount, newFrom, newCount));
+        out.push(
+          header(from + lineOffset, oldCount, newFrom + lineOffset, newCount),
+        );
         body.slice(0, room).forEach(show);
       }
       out.push(`… diff cut at ${maxLines} lines`);
       break;
     }
-    out.push(header(from, oldCount, newFrom, newCount));
+    out.push(
+      header(from + lineOffset, oldCount, newFrom + lineOffset, newCount),
+    );
     body.forEach(show);
     first = last + 1;
   }

@@ -38,4 +38,9 @@ export {
   locateEdits,
   type StringEdit,
 } from "./batch_edits.ts";
-export { type Diff, type DiffOptions, unifiedDiff } from "./diff.ts";
+export {
+  type Diff,
+  type DiffOptions,
+  type DiffSource,
+  unifiedDiff,
+} from "./diff.ts";

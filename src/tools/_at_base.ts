@@ -143,7 +143,7 @@ export function preview(
 ): { operation: TextOperation; diff: Diff } {
   const operation = session.rebase(plan.operation, plan.base);
   checkResultLength(session.padId, session.length, operation.targetLength);
-  return { operation, diff: unifiedDiff(session.text, operation) };
+  return { operation, diff: unifiedDiff(session.textBuffer, operation) };
 }
 
 class Refused extends Error {
@@ -219,7 +219,7 @@ export async function writeAtBaseOr(
   let diff: Diff = { diff: "", truncated: false };
   const written = await gate.edit(padId, (live) => {
     const operation = build(live);
-    diff = unifiedDiff(live.text, operation);
+    diff = unifiedDiff(live.textBuffer, operation);
     return operation;
   });
   return { kind: "written", written, diff };

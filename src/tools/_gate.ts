@@ -116,7 +116,7 @@ export function writeGate(
         const operation = build(session);
         // Nothing to send: no revision, no waiter woken (see NothingToChange).
         if (operation.isNoop()) throw new NothingToChange(session);
-        refuseLoneSurrogates(padId, session.text, operation);
+        refuseLoneSurrogates(padId, () => session.text, operation);
         if (avoidPeople) checkAvoidPeople(context, padId, session, operation);
         sent = { author: session.userId, revision: session.revision };
         return operation;
@@ -124,7 +124,16 @@ export function writeGate(
       const at = outcome.recovered
         ? landedAt(await context.sessions.get(padId), sent)
         : outcome.revision - 1;
-      const written = { ...outcome, at, author: sent.author };
+      const written: WriteOutcome = {
+        revision: outcome.revision,
+        get text(): string {
+          return outcome.text;
+        },
+        length: outcome.length,
+        recovered: outcome.recovered,
+        at,
+        author: sent.author,
+      };
       landed.push({ padId, outcome: written, kind });
       return written;
     },

@@ -14,15 +14,24 @@ import type { TextOperation } from "../ot/operation.ts";
 const CONTEXT = 10;
 
 /**
- * Throw, naming where, if `operation` (on `text`) inserts a lone surrogate.
+ * Throw, naming where, if `operation` (on the text `textOf` gives, read
+ * only then) inserts a lone surrogate.
  *
  * @throws {RangeError} Saying nothing was changed.
  */
 export function refuseLoneSurrogates(
   padId: string,
-  text: string,
+  textOf: () => string,
   operation: TextOperation,
 ): void {
+  // Only an insert can bring a lone half (the pad never holds one), and
+  // finding where it lands costs a walk of the text: only for the refusal.
+  if (
+    operation.components.every((component) =>
+      typeof component === "number" || component.isWellFormed()
+    )
+  ) return;
+  const text = textOf();
   let read = 0; // UTF-16 offset in `text`
   let written = 0; // UTF-16 offset in the text after the edit
   for (const component of operation.components) {

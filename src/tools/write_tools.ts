@@ -85,10 +85,11 @@ async function append(
   const written = await gate.edit(padId, (session: PadSession) => {
     checkResultLength(padId, session.length, session.length + added);
     const operation: TextOperation = appendOperation(session.length, text);
-    diff = unifiedDiff(session.text, operation);
+    diff = unifiedDiff(session.textBuffer, operation);
     return operation;
   });
-  return { ...written, diff };
+  const { revision, length, recovered } = written;
+  return { revision, length, recovered, diff };
 }
 
 /** Ask first under RUSTPAD_CONFIRM=always; these tools destroy nothing. */

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { TextBuffer } from "../../src/ot/text_buffer.ts";
+import { cpLength, property } from "../_random.ts";
 import { unifiedDiff } from "../../src/text/diff.ts";
 import { TextOperation } from "../../src/ot/operation.ts";
 import { replaceAllOperation } from "../../src/text/edits.ts";
@@ -118,4 +120,28 @@ Deno.test("a change deep inside a long line shows the part around it", () => {
     added!,
     /^\+\[… 4900 UTF-16 units cut\] a{100}XYZb{397}… \[line cut: 4603 more/,
   );
+});
+
+Deno.test("`unifiedDiff()` of a TextBuffer reads only the lines around the change and gives the same diff as of the string", () => {
+  property(30, (random, where) => {
+    const lines = Array.from(
+      { length: random.between(1, 400) },
+      () => random.text(random.int(30)),
+    );
+    const text = lines.join("\n") + (random.int(2) === 0 ? "\n" : "");
+    const buffer = new TextBuffer(text);
+    const length = cpLength(text);
+    for (let i = 0; i < 5; i++) {
+      const operation = random.int(3) === 0
+        ? random.edit(length)
+        : random.sparse(length, random.between(1, 4), 20);
+      for (const context of [0, 1, 3]) {
+        assert.deepEqual(
+          unifiedDiff(buffer, operation, { context }),
+          unifiedDiff(text, operation, { context }),
+          `${where}, op ${i}, context ${context}`,
+        );
+      }
+    }
+  }, 20);
 });
