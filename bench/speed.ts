@@ -219,7 +219,17 @@ const regex = await timed(
       regex: true,
     }),
 );
-row("search_document, regex", regex, "bare GET", bareGet, 10);
+row("search_document, regex, no match", regex, "bare GET", bareGet, 10);
+let regexMatches = 0;
+const regexFound = await timed(runs, async () => {
+  const found = await callTool(mcp, "search_document", {
+    id: BUSY,
+    pattern: "ab+c|é😀",
+    regex: true,
+  });
+  regexMatches = found.total_matches as number;
+});
+row("search_document, regex, matches", regexFound, "bare GET", bareGet, 10);
 const lines = String(read.text).split("\n");
 const edit = await timed(runs, async (i) => {
   const edits = Array.from({ length: 10 }, (_, k) => ({
@@ -230,6 +240,7 @@ const edit = await timed(runs, async (i) => {
   await callTool(mcp, "edit_document", { id: BUSY, edits });
 });
 notes.push(`the busy pad has ${lines.length} lines`);
+notes.push(`the matching regex finds ${regexMatches} matches`);
 row("edit_document, 10 line edits", edit, "bare GET", bareGet, 2);
 const relay = await stdioClient("bench/_relay_server.ts", pad.url);
 const relayed = await timed(

@@ -33,7 +33,7 @@ const HISTORY_SLICE = 2048;
  * about 2 ms in Deno, so yielding after every slice would cost more than
  * the folding, and other pads wait at most this long.
  */
-const FOLD_BUDGET_MS = 16;
+const FOLD_BUDGET_MS = 25;
 
 /** Frames longer than this are read a slice at a time when they are a History. */
 const SLICED_FRAME_LENGTH = 256 * 1024;

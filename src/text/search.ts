@@ -241,6 +241,9 @@ function* regexSpans(
   options: Pick<SearchOptions, "regex">,
 ): Generator<[number, number]> {
   checkWork(text, expression, options);
+  // Whether it matches at all costs a quarter of finding where (no
+  // positions to track): a search that finds nothing stops there.
+  if (!expression.test(text)) return;
   const matcher = expression.matcher(text);
   while (matcher.find()) yield [matcher.start(), matcher.end()];
 }
