@@ -64,10 +64,11 @@ async function spawnServer(
 async function stdioClient(
   script: string,
   rustpadUrl: string,
+  args: string[] = [],
 ): Promise<Client> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", `${ROOT}${script}`],
+    args: ["run", "-A", `${ROOT}${script}`, ...args],
     env: {
       ...Deno.env.toObject(),
       RUSTPAD_URL: rustpadUrl,
@@ -254,6 +255,20 @@ row(
   relayed,
   1,
 );
+const relayTwice = await stdioClient("bench/_relay_server.ts", pad.url, [
+  "--twice",
+]);
+const relayedTwice = await timed(
+  runs,
+  () => relayTwice.callTool({ name: "get_document", arguments: { id: BUSY } }),
+);
+row(
+  "get_document, whole busy pad",
+  getDocument,
+  "relay, text in both",
+  relayedTwice,
+  1,
+);
 
 // 4. The first call on the busy pad.
 const rawCold = await timed(QUICK ? 3 : 5, async () => {
@@ -308,6 +323,7 @@ row(
 notes.push(`concurrent appends: ${lost} lost, ${doubled} doubled`);
 
 await relay.close();
+await relayTwice.close();
 await mcp.close();
 small.close();
 busy.close();
