@@ -9,8 +9,10 @@
  * revision. Checks run in this order, and the first failure is the
  * {@linkcode ConfirmationError.reason}: malformed, forged or altered,
  * expired, reused, mismatched. A token is used up only when it is redeemed:
- * this guard remembers its nonce, and the write moves the pad's revision,
- * so every replica that shares the secret refuses it as well.
+ * its nonce is marked used in the guard's {@linkcode UsedTokens} in one
+ * set-if-absent step (shared by replicas through Redis, so two redeeming it
+ * at once cannot both write), and the write moves the pad's revision, so
+ * every replica that shares the secret refuses it as well.
  *
  * @module
  */
