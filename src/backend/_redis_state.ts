@@ -61,9 +61,14 @@ function userIdOf(text: string): UserId {
   return Number.isSafeInteger(number) ? number : BigInt(text);
 }
 
+/** This process, in the records of the calls it runs (for operators). */
+const REPLICA = crypto.randomUUID();
+
 interface Running {
   s: "running";
   f: string;
+  /** The replica running it. */
+  by: string;
   sent?: { pad: string; user: string; rev: number };
 }
 type Record =
@@ -209,7 +214,7 @@ class RedisIdempotency implements IdempotencyLedger {
     const record = `${PREFIX}key:${await sha256(`${scope}\0${key}`)}`;
     const lease = `${record}:lease`;
     const owner = crypto.randomUUID();
-    const running: Running = { s: "running", f: fingerprint };
+    const running: Running = { s: "running", f: fingerprint, by: REPLICA };
     const deadline = Date.now() + options.waitMs;
     for (;;) {
       const [state, found] = await this.#command(

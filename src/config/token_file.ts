@@ -41,7 +41,7 @@ const VARIABLE = "RUSTPAD_MCP_TOKENS";
  *
  * const text = "# the team\nalice " + "a".repeat(32) + "\n\nbob " + "b".repeat(32) + "\n";
  * assert.deepEqual(parseTokenFile(text, "tokens").map((id) => id.name), ["alice", "bob"]);
- * assert.throws(() => parseTokenFile("alice short", "tokens"), /tokens line 1/);
+ * assert.throws(() => parseTokenFile("alice short", "tokens"), /"tokens" line 1/);
  * ```
  */
 export function parseTokenFile(

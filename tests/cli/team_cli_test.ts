@@ -134,6 +134,18 @@ Deno.test("while Redis is down, /healthz reports it, a write that needs Redis fa
   });
   await using agent = await connectHttp(cli.url);
   structured(await agent.call("append_to_document", { id: "down", text: "a" }));
+  structured(
+    await agent.call("append_to_document", { id: "token-down", text: "old" }),
+  );
+  const ask = structured(
+    await agent.call("set_document", { id: "token-down", text: "new" }),
+  );
+  assert.equal(ask.status, "confirmation_required");
+  const confirm = {
+    id: "token-down",
+    text: "new",
+    confirm_token: ask.confirm_token,
+  };
   await redis.stop();
   await waitFor(
     async () => (await health()).status === 503,
@@ -153,6 +165,11 @@ Deno.test("while Redis is down, /healthz reports it, a write that needs Redis fa
     /^Cannot run the call with idempotency_key as the shared state \(Redis at redis:\/\/127\.0\.0\.1:\d+\/0, RUSTPAD_STATE_URL\) is unreachable: nothing was changed/,
   );
   assert.equal(pads.text("down"), "a");
+  assert.match(
+    errorOf(await agent.call("set_document", confirm)),
+    /^Cannot redeem confirm_token as the shared state .* is unreachable: nothing was changed/,
+  );
+  assert.equal(pads.text("token-down"), "old");
   structured(await agent.call("append_to_document", { id: "down", text: "c" }));
   const read = structured(await agent.call("get_document", { id: "down" }));
   assert.equal(read.text, "ac");
@@ -170,4 +187,10 @@ Deno.test("while Redis is down, /healthz reports it, a write that needs Redis fa
   );
   assert.equal(retried.status, "applied");
   assert.equal(pads.text("down"), "acb");
+  // The token was not used up while Redis was away.
+  assert.equal(
+    structured(await agent.call("set_document", confirm)).status,
+    "applied",
+  );
+  assert.equal(pads.text("token-down"), "new");
 });
