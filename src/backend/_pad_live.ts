@@ -4,6 +4,7 @@
 
 import type { SessionEvent } from "../rustpad/pad_state.ts";
 import type { PadSession } from "../rustpad/session.ts";
+import type { SessionPool } from "../rustpad/session_pool.ts";
 import type { OperatorLog } from "./logging.ts";
 import type { EditOwners, OwnIds } from "./_own_ids.ts";
 import type { PadPresence } from "./_pad_presence.ts";
@@ -63,4 +64,40 @@ export function scheduleReconnect(
       scheduleReconnect(pad, reconnect, log);
     });
   }, delay);
+}
+
+/**
+ * Keep `padId` open in `pool` and tell `watcher` of its events (the pad's
+ * live state from `padOf`), until the returned `unwatch` is called.
+ */
+export async function watchPad(
+  pool: SessionPool,
+  padId: string,
+  padOf: () => PadLive,
+  watcher: PadWatcher,
+): Promise<{ session: PadSession; unwatch: () => void }> {
+  const release = pool.retain(padId);
+  let session: PadSession;
+  try {
+    session = await pool.get(padId);
+  } catch (error) {
+    release();
+    throw error;
+  }
+  const pad = padOf();
+  pad.watchers.add(watcher);
+  pad.release ??= release;
+  if (pad.release !== release) release();
+  let watching = true;
+  const unwatch = () => {
+    if (!watching) return;
+    watching = false;
+    pad.watchers.delete(watcher);
+    if (pad.watchers.size > 0) return;
+    clearTimeout(pad.reconnectTimer);
+    pad.reconnectTimer = undefined;
+    pad.release?.();
+    pad.release = undefined;
+  };
+  return { session, unwatch };
 }

@@ -1,19 +1,22 @@
 /**
  * What one process shares among all its MCP sessions: the pad connections
- * (one per pad, however many clients use it), the HTTP client and the
- * confirmation guard. Over stdio there is one session and one backend; over
- * HTTP every session gets its own MCP server on the one backend, so a
- * hundred agents in one pad are one editor to the people there, not a
- * hundred.
+ * (one per pad and identity, however many clients use it), the HTTP client,
+ * the confirmation guard and the state store. Over stdio there is one
+ * session and one backend; over HTTP every session gets its own MCP server
+ * on the one backend, so a hundred agents of one identity in one pad are
+ * one editor to the people there, not a hundred; each identity (a named
+ * bearer token) is its own editor, `rustpad-mcp (alice)`.
  *
  * @module
  */
 
 import type { Config } from "../config/config.ts";
 import { ConfirmationGuard } from "../safety/confirmation.ts";
-import { IdempotencyStore } from "../safety/idempotency.ts";
 import { RustpadHttpClient } from "../rustpad/http_client.ts";
+import { PadSlots } from "../rustpad/pad_slots.ts";
 import { SessionPool } from "../rustpad/session_pool.ts";
+import { LivePads } from "./live_pads.ts";
+import { MemoryState, type StateStore } from "./state_store.ts";
 
 /** Options for {@linkcode createBackend}, for tests and embedding. */
 export interface BackendOptions {
@@ -31,6 +34,13 @@ export interface BackendOptions {
    * @default {the configured confirmSecret, else 32 random bytes}
    */
   secret?: Uint8Array;
+  /**
+   * The state replicas share (used tokens, idempotency records, author
+   * records), from `openStateStore`; the caller closes it after the backend.
+   *
+   * @default {a MemoryState of this process}
+   */
+  state?: StateStore;
 }
 
 /**
@@ -57,14 +67,20 @@ export interface BackendOptions {
 export class Backend implements AsyncDisposable {
   /** The configuration every session runs with. */
   readonly config: Config;
-  /** One live pad connection per pad, shared by every session. */
+  /**
+   * One live pad connection per pad for the unnamed identity (the one
+   * `RUSTPAD_MCP_TOKEN`, or none), shared by its sessions.
+   */
   readonly sessions: SessionPool;
   /** Reads over Rustpad's HTTP API. */
   readonly http: RustpadHttpClient;
   /** Issues and redeems confirmation tokens for every session. */
   readonly guard: ConfirmationGuard;
-  /** The idempotency keys of every session's writes. */
-  readonly idempotency: IdempotencyStore = new IdempotencyStore();
+  /** What replicas share: used tokens, idempotency and author records. */
+  readonly state: StateStore;
+  /** The upstream sockets of every identity's pool: `RUSTPAD_MAX_OPEN_PADS`. */
+  readonly slots: PadSlots;
+  #pools = new Map<string, SessionPool>();
   #closing: Promise<void> | undefined;
 
   /**
@@ -75,11 +91,9 @@ export class Backend implements AsyncDisposable {
    */
   constructor(config: Config, options: BackendOptions = {}) {
     this.config = config;
-    this.sessions = new SessionPool(config.rustpadUrl, {
-      timeoutMs: config.timeoutMs,
-      user: { name: config.userName, hue: config.userHue },
-      maxOpen: config.maxOpenPads,
-    });
+    this.state = options.state ?? new MemoryState();
+    this.slots = new PadSlots(config.maxOpenPads);
+    this.sessions = this.pool("");
     this.http = new RustpadHttpClient(config.rustpadUrl, {
       timeoutMs: config.timeoutMs,
     });
@@ -87,7 +101,51 @@ export class Backend implements AsyncDisposable {
     this.guard = new ConfirmationGuard({
       ...(options.now !== undefined && { now: options.now }),
       ...(secret !== undefined && { secret }),
+      usedTokens: this.state.usedTokens,
     });
+  }
+
+  /**
+   * The pad connections of one identity, made on first use: it appears in
+   * pads as `RUSTPAD_USER_NAME (name)` with a hue derived from the name
+   * (the unnamed identity `""` as `RUSTPAD_USER_NAME` in
+   * `RUSTPAD_USER_HUE`). Every pool counts against the one
+   * `RUSTPAD_MAX_OPEN_PADS`.
+   *
+   * @param identity The identity's name, `""` for the unnamed one.
+   * @returns Its pool.
+   *
+   * @example Two identities are two collaborators
+   * ```ts
+   * import { createBackend, loadConfig } from "@rustpad-mcp/server";
+   * import { startPadServer } from "@rustpad-mcp/server/testing";
+   * import assert from "node:assert/strict";
+   *
+   * await using pads = await startPadServer();
+   * await using backend = createBackend(loadConfig({ RUSTPAD_URL: pads.url }));
+   * const alice = await backend.pool("alice").get("notes");
+   * const bob = await backend.pool("bob").get("notes");
+   * assert.notEqual(alice.userId, bob.userId);
+   * assert.equal(backend.slots.openCount, 2);
+   * ```
+   */
+  pool(identity: string): SessionPool {
+    let pool = this.#pools.get(identity);
+    if (pool === undefined) {
+      const { config } = this;
+      pool = new SessionPool(config.rustpadUrl, {
+        timeoutMs: config.timeoutMs,
+        user: identity === ""
+          ? { name: config.userName, hue: config.userHue }
+          : { name: `${config.userName} (${identity})`, hue: hueOf(identity) },
+        slots: this.slots,
+      });
+      this.#pools.set(identity, pool);
+      // Before the pool opens a pad, so that no session goes untracked.
+      LivePads.of(pool, { identity, authors: this.state.authors });
+      if (this.closed) void pool.close();
+    }
+    return pool;
   }
 
   /** Whether {@linkcode Backend.close} has been called. */
@@ -102,7 +160,9 @@ export class Backend implements AsyncDisposable {
    * @returns When everything is closed.
    */
   close(): Promise<void> {
-    this.#closing ??= this.sessions.close();
+    this.#closing ??= Promise.all(
+      [...this.#pools.values()].map((pool) => pool.close()),
+    ).then(() => {});
     return this.#closing;
   }
 
@@ -134,4 +194,16 @@ export function createBackend(
   options: BackendOptions = {},
 ): Backend {
   return new Backend(config, options);
+}
+
+/**
+ * A hue from 0 to 359 for an identity's name, the same on every replica:
+ * FNV-1a over its UTF-8 bytes.
+ */
+function hueOf(name: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(name)) {
+    hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  }
+  return hash % 360;
 }

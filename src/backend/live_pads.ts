@@ -4,7 +4,8 @@
  * the names of everyone who wrote, its own edits for undo, its own caret
  * shown to people after each edit, and watchers (resource subscriptions,
  * waits) that keep a pad's connection open and reconnect it when dropped.
- * One per {@linkcode SessionPool}, shared by every MCP session.
+ * One per {@linkcode SessionPool} (one per identity), shared by its MCP
+ * sessions.
  *
  * @module
  */
@@ -15,9 +16,11 @@ import {
   type PadLive,
   type PadWatcher,
   scheduleReconnect,
+  watchPad,
 } from "./_pad_live.ts";
 import { PadPresence, type PersonPresence } from "./_pad_presence.ts";
 import { OperatorLog } from "./logging.ts";
+import { type AuthorLedger, AuthorsInMemory } from "./state_store.ts";
 import type { SessionEvent } from "../rustpad/pad_state.ts";
 import type { PersonCursors, PersonInRange } from "../rustpad/presence.ts";
 import type { UserId } from "../rustpad/protocol.ts";
@@ -30,6 +33,14 @@ export type { PersonPresence } from "./_pad_presence.ts";
 export type { LiveEvent, PadWatcher } from "./_pad_live.ts";
 
 const registry = new WeakMap<SessionPool, LivePads>();
+
+/** Who a pool is, for {@linkcode LivePads.of}'s first call. */
+export interface LivePadsOptions {
+  /** The identity whose pool it is: `""` for the unnamed one. */
+  identity?: string;
+  /** Where the identity of each of the server's connections is recorded. */
+  authors?: AuthorLedger;
+}
 
 /**
  * Live knowledge of the pads a pool has open.
@@ -63,6 +74,10 @@ export class LivePads {
   readonly log: OperatorLog = new OperatorLog();
   /** Each agent's own edits, for undo; the write tools record them. */
   readonly undo: UndoHistory = new UndoHistory();
+  /** The identity whose pool this is: `""` for the unnamed one. */
+  readonly identity: string;
+  /** Which identity each of the server's connections is, on any replica. */
+  readonly authors: AuthorLedger;
   #pads = new Map<string, PadLive>();
   #openListeners = new Set<() => void>();
 
@@ -71,19 +86,22 @@ export class LivePads {
    * pool opens any pad, so no session goes untracked.
    *
    * @param pool The pool.
+   * @param options Whose pool it is, used by the first call only.
    * @returns Its live state.
    */
-  static of(pool: SessionPool): LivePads {
+  static of(pool: SessionPool, options: LivePadsOptions = {}): LivePads {
     let live = registry.get(pool);
     if (!live) {
-      live = new LivePads(pool);
+      live = new LivePads(pool, options);
       registry.set(pool, live);
     }
     return live;
   }
 
-  private constructor(pool: SessionPool) {
+  private constructor(pool: SessionPool, options: LivePadsOptions) {
     this.pool = pool;
+    this.identity = options.identity ?? "";
+    this.authors = options.authors ?? new AuthorsInMemory();
     pool.onOpen((padId, session) => this.#attach(padId, session));
     pool.onAdopt((padId, _session, userId) => this.#adopt(padId, userId));
   }
@@ -116,42 +134,14 @@ export class LivePads {
    * @returns The ready session and the function that stops watching.
    * @throws {SessionError} If the pad cannot be opened (nothing is kept).
    */
-  async watch(
+  watch(
     padId: string,
     watcher: PadWatcher,
   ): Promise<{ session: PadSession; unwatch: () => void }> {
-    const release = this.pool.retain(padId);
-    let session: PadSession;
-    try {
-      session = await this.pool.get(padId);
-    } catch (error) {
-      release();
-      throw error;
-    }
-    const pad = this.#pad(padId);
-    pad.watchers.add(watcher);
-    pad.release ??= release;
-    if (pad.release !== release) release();
-    let watching = true;
-    const unwatch = () => {
-      if (!watching) return;
-      watching = false;
-      pad.watchers.delete(watcher);
-      if (pad.watchers.size > 0) return;
-      clearTimeout(pad.reconnectTimer);
-      pad.reconnectTimer = undefined;
-      pad.release?.();
-      pad.release = undefined;
-    };
-    return { session, unwatch };
+    return watchPad(this.pool, padId, () => this.#pad(padId), watcher);
   }
 
-  /**
-   * How many watchers hold `padId` open now (subscriptions and waits).
-   *
-   * @param padId The pad.
-   * @returns The count.
-   */
+  /** How many watchers (subscriptions and waits) hold `padId` open now. */
   watchers(padId: string): number {
     return this.#pads.get(padId)?.watchers.size ?? 0;
   }
@@ -167,12 +157,7 @@ export class LivePads {
     return this.#pads.get(padId)?.presence.people(limit) ?? [];
   }
 
-  /**
-   * How many others are in the pad now: all {@linkcode LivePads.people}.
-   *
-   * @param padId The pad.
-   * @returns The count; 0 for a pad not open.
-   */
+  /** How many others are in `padId` now (0 if not open): all the people. */
   peopleCount(padId: string): number {
     return this.#pads.get(padId)?.presence.peopleCount() ?? 0;
   }
@@ -227,11 +212,13 @@ export class LivePads {
 
   /**
    * Who made the operation at history index `revision` of `padId`, as agent
-   * `agent` should hear it: `"you"` for its own edits (`self`), `"another
-   * agent on this server"` for another agent's, `"this server"` for an
-   * edit of this process no agent claimed, else the display name the person
-   * announced, also after they left (untrusted), or `"user N"` if they
-   * never had one.
+   * `agent` should hear it: `"you"` for its own edits (`self`); for another
+   * agent's, `"another agent on this server"`, or with a named identity
+   * `'an agent of "alice"'`; `"this server"` for an edit of this process no
+   * agent claimed; else the display name the person announced, also after
+   * they left (untrusted), or `"user N"` if they never had one. Agents of
+   * other replicas are known once {@linkcode LivePads.learnAuthors} loaded
+   * their records.
    *
    * @param padId The pad.
    * @param author The operation's author.
@@ -249,13 +236,29 @@ export class LivePads {
     const owner = pad?.owners.ownerOf(revision);
     if (owner === agent) return { name: "you", self: true };
     if (owner !== undefined) {
-      return { name: "another agent on this server", self: false };
+      return { name: agentOf(this.identity), self: false };
     }
     if (this.isOwn(padId, author)) return { name: "this server", self: false };
+    const identity = this.authors.identityOf(padId, author);
+    if (identity !== undefined) return { name: agentOf(identity), self: false };
     return {
       name: pad?.presence.name(author) ?? `user ${author}`,
       self: false,
     };
+  }
+
+  /**
+   * Load which identity the `authors` of `padId` are, where other replicas
+   * recorded it, before {@linkcode LivePads.describeAuthor} names them.
+   * Never fails: unknown ones keep the name they announced.
+   *
+   * @param padId The pad.
+   * @param authors User ids from its history.
+   * @returns When loaded.
+   */
+  async learnAuthors(padId: string, authors: readonly UserId[]): Promise<void> {
+    const others = authors.filter((author) => !this.isOwn(padId, author));
+    await this.authors.learn(padId, others);
   }
 
   /**
@@ -302,6 +305,7 @@ export class LivePads {
     pad.presence.follow(session);
     // After a restart, revisions name other operations than those claimed.
     if (pad.ownIds.attach(session)) pad.owners.clear();
+    this.authors.record(padId, session.userId, this.identity);
     session.subscribe((event) => this.#onEvent(pad, session, event));
     if (reconnected) {
       this.log.send("info", `Reconnected to pad "${padId}"`, { pad: padId });
@@ -319,6 +323,7 @@ export class LivePads {
    */
   #adopt(padId: string, userId: UserId): void {
     this.#pad(padId).ownIds.add(userId);
+    this.authors.record(padId, userId, this.identity);
   }
 
   #openPadsChanged(): void {
@@ -384,4 +389,11 @@ export class LivePads {
       }
     }
   }
+}
+
+/** How another agent of `identity` is named to an agent. */
+function agentOf(identity: string): string {
+  return identity === ""
+    ? "another agent on this server"
+    : `an agent of ${JSON.stringify(identity)}`;
 }

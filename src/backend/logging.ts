@@ -77,17 +77,28 @@ export interface LogSink {
  */
 export class OperatorLog {
   #levels = new Map<LogSink, LogLevel>();
+  #follows = new Map<LogSink, (pad: string) => boolean>();
 
   /**
    * Send messages to `sink`, at {@linkcode DEFAULT_LOG_LEVEL} and above
    * until its level is set, until the returned function is called.
    *
    * @param sink The session's sink.
+   * @param follows Whether a message about a pad (its `pad` field) is for
+   * this sink: a session hears only of the pads it opened itself. Messages
+   * about no pad go to every sink.
    * @returns Stops sending to it.
    */
-  attach(sink: LogSink): () => void {
+  attach(
+    sink: LogSink,
+    follows: (pad: string) => boolean = () => true,
+  ): () => void {
     this.#levels.set(sink, DEFAULT_LOG_LEVEL);
-    return () => void this.#levels.delete(sink);
+    this.#follows.set(sink, follows);
+    return () => {
+      this.#levels.delete(sink);
+      this.#follows.delete(sink);
+    };
   }
 
   /**
@@ -120,8 +131,10 @@ export class OperatorLog {
     details: Record<string, unknown> = {},
   ): Promise<void> {
     const sends: Promise<void>[] = [];
+    const pad = details.pad;
     for (const [sink, minimum] of this.#levels) {
       if (SEVERITY[level] < SEVERITY[minimum]) continue;
+      if (typeof pad === "string" && !this.#follows.get(sink)?.(pad)) continue;
       sends.push(
         sink.send({
           level,

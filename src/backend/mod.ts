@@ -8,8 +8,23 @@
 
 export { Backend, type BackendOptions, createBackend } from "./backend.ts";
 export {
+  type AuthorLedger,
+  AuthorsInMemory,
+  type IdempotencyLedger,
+  type KeyedCall,
+  type KeyedRunOptions,
+  MAX_AUTHOR_RECORDS,
+  MemoryState,
+  type SentEdit,
+  type StateHealth,
+  type StateStore,
+  StateUnreachableError,
+} from "./state_store.ts";
+export { openStateStore, type StateStoreOptions } from "./open_state.ts";
+export {
   type LiveEvent,
   LivePads,
+  type LivePadsOptions,
   type PadWatcher,
   type PersonPresence,
 } from "./live_pads.ts";

@@ -1,9 +1,18 @@
-// The CLI's HTTP mode: one backend, the HTTP server on it, and a drain on
-// SIGTERM or SIGINT. Everything goes to stderr; the first line names the
-// bound URL, so scripts and tests started with port 0 can read the port.
+// The CLI's HTTP mode: the identities of RUSTPAD_MCP_TOKENS, the state
+// store (Redis with RUSTPAD_STATE_URL), one backend, the HTTP server on it,
+// and a drain on SIGTERM or SIGINT. Everything goes to stderr; the first
+// line names the bound URL, so scripts and tests started with port 0 can
+// read the port. A bad token file or an unreachable Redis is exit code 2.
 
 import { createBackend } from "../backend/backend.ts";
+import { openStateStore } from "../backend/open_state.ts";
+import {
+  type StateStore,
+  StateUnreachableError,
+} from "../backend/state_store.ts";
 import type { Config } from "../config/config.ts";
+import { ConfigError } from "../config/config_error.ts";
+import { type NamedToken, readTokenFile } from "../config/token_file.ts";
 import { serveHttp } from "../mcp/http_server.ts";
 import { VERSION } from "../config/version.ts";
 
@@ -14,13 +23,43 @@ export async function runHttp(
   config: Config,
   listen: { hostname: string; port: number },
 ): Promise<number> {
-  const backend = createBackend(config);
+  let identities: NamedToken[] = [];
+  let state: StateStore;
+  try {
+    if (config.httpTokensFile !== undefined) {
+      identities = await readTokenFile(config.httpTokensFile, config.httpToken);
+    }
+    state = await openStateStore({
+      url: config.stateUrl,
+      password: config.statePassword,
+      timeoutMs: config.timeoutMs,
+      rustpadUrl: config.rustpadUrl,
+    });
+  } catch (error) {
+    if (
+      !(error instanceof ConfigError || error instanceof StateUnreachableError)
+    ) {
+      throw error;
+    }
+    console.error(
+      `rustpad-mcp: ${
+        error instanceof ConfigError
+          ? error.message
+          : `Cannot start as Redis at ${error.location} (RUSTPAD_STATE_URL) did not answer within ${config.timeoutMs} ms (${
+            (error.cause as Error | undefined)?.message ?? "no answer"
+          }): check the URL, the password and that Redis is up`
+      }`,
+    );
+    return 2;
+  }
+  const backend = createBackend(config, { state });
   let server;
   try {
     server = serveHttp(backend, {
       hostname: listen.hostname,
       port: listen.port,
       token: config.httpToken,
+      identities,
       allowedHosts: config.allowedHosts,
       allowedOrigins: config.allowedOrigins,
       sessionIdleMs: config.sessionIdleS * 1000,
@@ -32,6 +71,7 @@ export async function runHttp(
     });
   } catch (error) {
     await backend.close();
+    await state.close();
     if (error instanceof RangeError) {
       console.error(`rustpad-mcp: ${error.message}`);
       return 2;
@@ -57,14 +97,21 @@ export async function runHttp(
   for (const signal of SIGNALS) Deno.addSignalListener(signal, stop);
   console.error(
     `rustpad-mcp ${VERSION}: serving MCP over HTTP at ${running.url.href} for ${config.rustpadUrl.href} with ${config.tools.size} tools${
-      config.httpToken === undefined ? "" : " (bearer token required)"
-    }`,
+      config.httpToken === undefined && identities.length === 0
+        ? ""
+        : ` (bearer token required${
+          identities.length === 0
+            ? ""
+            : `; ${identities.length} named identities`
+        })`
+    }${state.kind === "memory" ? "" : `, state in ${state.location}`}`,
   );
   // Settles only on shutdown: accept errors (EMFILE) are survived.
   await running.finished;
   await running.shutdown();
   for (const signal of SIGNALS) Deno.removeSignalListener(signal, stop);
   await backend.close();
+  await state.close();
   console.error("rustpad-mcp: stopped");
   return 0;
 }

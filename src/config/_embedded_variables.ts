@@ -9,7 +9,9 @@ type EmbeddedKey = "embeddedPublic" | "embeddedDatabase";
 const MAX_PATH_LENGTH = 4096;
 
 /** A file path: trimmed, no control characters; `undefined` when unset. */
-function pathValue(): ValueParser<string | undefined> {
+export function pathValue(
+  example = "pads.sqlite",
+): ValueParser<string | undefined> {
   return (value, name) => {
     if (value === undefined) return undefined;
     const path = value.trim();
@@ -17,7 +19,7 @@ function pathValue(): ValueParser<string | undefined> {
       throw notAccepted(
         name,
         value,
-        `expected a file path of at most ${MAX_PATH_LENGTH} characters without control characters, such as pads.sqlite`,
+        `expected a file path of at most ${MAX_PATH_LENGTH} characters without control characters, such as ${example}`,
       );
     }
     return path;

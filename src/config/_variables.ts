@@ -19,6 +19,7 @@ import {
 } from "./_parse.ts";
 import { EMBEDDED_VARIABLES } from "./_embedded_variables.ts";
 import { HTTP_VARIABLES } from "./_http_variables.ts";
+import { STATE_VARIABLES } from "./_state_variables.ts";
 import { DEFAULT_MAX_OPEN_PADS } from "../rustpad/session_pool.ts";
 import type { Settings, Variable } from "./settings.ts";
 import { ESSENTIAL_TOOLS, READ_TOOLS, TOOL_NAMES } from "./tool_names.ts";
@@ -126,5 +127,6 @@ export const VARIABLES: {
     }),
   },
   ...HTTP_VARIABLES,
+  ...STATE_VARIABLES,
   ...EMBEDDED_VARIABLES,
 };

@@ -16,3 +16,8 @@ export {
   type ToolName,
 } from "./tool_names.ts";
 export { VERSION } from "./version.ts";
+export {
+  type NamedToken,
+  parseTokenFile,
+  readTokenFile,
+} from "./token_file.ts";

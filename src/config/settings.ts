@@ -147,6 +147,25 @@ export interface Config {
    */
   readonly confirmSecret: Uint8Array | undefined;
   /**
+   * The file of named bearer tokens (`RUSTPAD_MCP_TOKENS`), read at start
+   * by `readTokenFile`.
+   *
+   * @default {undefined}
+   */
+  readonly httpTokensFile: string | undefined;
+  /**
+   * The Redis replicas share their state in; memory when unset.
+   *
+   * @default {undefined}
+   */
+  readonly stateUrl: URL | undefined;
+  /**
+   * The Redis password, when the URL has none.
+   *
+   * @default {undefined}
+   */
+  readonly statePassword: string | undefined;
+  /**
    * Whether the embedded pad server (`--embedded`) may listen on an address
    * other than loopback.
    *

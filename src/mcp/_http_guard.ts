@@ -3,6 +3,8 @@
 // page whose name resolves to 127.0.0.1 must not reach a server on the
 // person's machine). Each check returns a refusal Response, or undefined.
 
+import { MIN_TOKEN_LENGTH } from "../config/listen.ts";
+
 /** Host names that always mean this machine. */
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -31,36 +33,70 @@ async function sha256(text: string): Promise<Uint8Array> {
   );
 }
 
-/** Checks `Authorization: Bearer <token>` against one token. */
-export class BearerCheck {
-  readonly #expected: Promise<Uint8Array>;
+/** A bearer token and the identity it names (`""`: the unnamed one). */
+export interface TokenIdentity {
+  readonly name: string;
+  readonly token: string;
+}
 
-  constructor(token: string) {
-    this.#expected = sha256(token);
+/**
+ * Checks `Authorization: Bearer <token>` against the tokens, each naming an
+ * identity: every token's digest is compared, whichever matches, so the
+ * time taken says nothing about which one did or how close a guess came.
+ */
+export class BearerCheck {
+  readonly #expected: Promise<{ name: string; digest: Uint8Array }[]>;
+
+  constructor(tokens: readonly TokenIdentity[]) {
+    this.#expected = Promise.all(
+      tokens.map(async ({ name, token }) => ({
+        name,
+        digest: await sha256(token),
+      })),
+    );
   }
 
-  /** 401 with `WWW-Authenticate` unless the request carries the token. */
-  async check(request: Request): Promise<Response | undefined> {
+  /**
+   * The identity of the request's token, or 401 with `WWW-Authenticate`
+   * unless it carries one of the tokens.
+   */
+  async check(request: Request): Promise<{ identity: string } | Response> {
     const header = request.headers.get("authorization") ?? "";
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    // Compare digests, so the time taken says nothing about the length or
-    // the first differing character of the token.
     const given = await sha256(match?.[1] ?? "");
-    const expected = await this.#expected;
-    let difference = match === null ? 1 : 0;
-    for (let i = 0; i < expected.length; i++) {
-      difference |= expected[i]! ^ given[i]!;
+    let identity: string | undefined;
+    for (const { name, digest } of await this.#expected) {
+      let difference = match === null ? 1 : 0;
+      for (let i = 0; i < digest.length; i++) {
+        difference |= digest[i]! ^ given[i]!;
+      }
+      if (difference === 0) identity ??= name;
     }
-    if (difference === 0) return undefined;
+    if (identity !== undefined) return { identity };
     const error = match === null ? "invalid_request" : "invalid_token";
     return jsonError(
       401,
       match === null
-        ? "Cannot serve the request as it has no bearer token: send Authorization: Bearer <RUSTPAD_MCP_TOKEN>"
-        : "Cannot serve the request as its bearer token is wrong: send the server's RUSTPAD_MCP_TOKEN",
+        ? "Cannot serve the request as it has no bearer token: send Authorization: Bearer <token> with RUSTPAD_MCP_TOKEN or one of RUSTPAD_MCP_TOKENS"
+        : "Cannot serve the request as its bearer token is wrong: send the server's RUSTPAD_MCP_TOKEN or one of RUSTPAD_MCP_TOKENS",
       { "www-authenticate": `Bearer realm="rustpad-mcp", error="${error}"` },
     );
   }
+}
+
+/** Refuse short tokens, and two identities with one name or one token. */
+export function checkIdentities(tokens: readonly TokenIdentity[]): void {
+  const short = tokens.find(({ token }) => token.length < MIN_TOKEN_LENGTH);
+  const names = new Set(tokens.map(({ name }) => name));
+  const secrets = new Set(tokens.map(({ token }) => token));
+  const problem = short !== undefined
+    ? `the token of identity ${
+      JSON.stringify(short.name)
+    } must be at least ${MIN_TOKEN_LENGTH} characters: current length is ${short.token.length}`
+    : names.size < tokens.length || secrets.size < tokens.length
+    ? "two identities share a name or a token: give each its own"
+    : undefined;
+  if (problem) throw new RangeError(`Cannot serve HTTP as ${problem}`);
 }
 
 /** Options for {@linkcode OriginCheck}. */

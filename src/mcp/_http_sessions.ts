@@ -1,7 +1,9 @@
 // The live MCP sessions of the HTTP server: one SDK Streamable HTTP
 // transport and one MCP server each, all on the process's one backend (so
-// all of them share one pad connection per pad). Bounded in number and in
-// idle time, so memory stays bounded whatever clients do.
+// the sessions of one identity share one pad connection per pad). Each
+// session is bound to the identity whose token made it: to any other, its
+// id is unknown. Bounded in number and in idle time, so memory stays
+// bounded whatever clients do.
 
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -10,6 +12,8 @@ import { createServer, type RustpadMcpServer } from "./server.ts";
 
 /** One MCP session. */
 export interface HttpSession {
+  /** The identity whose token made it; only that identity may use it. */
+  readonly identity: string;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: RustpadMcpServer;
   /** Requests (and SSE streams) still open; never idle while above 0. */
@@ -58,9 +62,13 @@ export class SessionTable {
     return this.size >= this.#options.maxSessions;
   }
 
-  /** The session with this id, if it is live. */
-  get(id: string): HttpSession | undefined {
-    return this.#sessions.get(id);
+  /**
+   * The session with this id, if it is live and `identity`'s: another
+   * identity cannot tell it from an unknown one.
+   */
+  get(id: string, identity: string): HttpSession | undefined {
+    const session = this.#sessions.get(id);
+    return session?.identity === identity ? session : undefined;
   }
 
   /**
@@ -68,7 +76,9 @@ export class SessionTable {
    * transport assigns its id; `settle` (after the request is handled) drops
    * it if that never happened.
    */
-  async start(): Promise<{ session: HttpSession; settle: () => void }> {
+  async start(
+    identity: string,
+  ): Promise<{ session: HttpSession; settle: () => void }> {
     this.#starting++;
     let settled = false;
     const settle = () => {
@@ -88,8 +98,10 @@ export class SessionTable {
     });
     const server = createServer(this.#backend.config, {
       backend: this.#backend,
+      identity,
     });
     const session: HttpSession = {
+      identity,
       transport,
       server,
       open: 0,

@@ -8,8 +8,15 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { LogSink, OperatorLog } from "../backend/logging.ts";
 
-/** Attach `server` to `log`; call before connecting it. */
-export function attachLogging(server: McpServer, log: OperatorLog): void {
+/**
+ * Attach `server` to `log`, hearing of a pad only where `follows` says so;
+ * call before connecting it.
+ */
+export function attachLogging(
+  server: McpServer,
+  log: OperatorLog,
+  follows: (pad: string) => boolean = () => true,
+): void {
   const sink: LogSink = {
     async send(message) {
       if (server.isConnected()) await server.server.sendLoggingMessage(message);
@@ -20,7 +27,7 @@ export function attachLogging(server: McpServer, log: OperatorLog): void {
     log.setLevel(sink, request.params.level);
     return {};
   });
-  const detach = log.attach(sink);
+  const detach = log.attach(sink, follows);
   const previous = server.server.onclose;
   server.server.onclose = () => {
     previous?.();

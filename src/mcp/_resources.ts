@@ -26,7 +26,7 @@ import { Coalescer } from "../backend/coalescer.ts";
 import type { LivePads } from "../backend/live_pads.ts";
 import { PAD_ID_PATTERN, PAD_ID_RULE } from "../rustpad/pad_id.ts";
 import { editorUrl } from "../rustpad/urls.ts";
-import { SessionHolds } from "../tools/mod.ts";
+import { OpenedPads, SessionHolds } from "../tools/mod.ts";
 
 /** The URI template of a pad resource. */
 export const PAD_URI_TEMPLATE = "rustpad://pad/{id}";
@@ -98,8 +98,8 @@ interface Subscription {
  * @param server The MCP server of one session.
  * @param live The process's live pads.
  * @param rustpadUrl The Rustpad base URL, for the editor links.
- * @param holds The session's subscriptions and waits, shared with its
- * tools.
+ * @param session The session's subscriptions and waits, and the pads it
+ * opened (all that its list and completion show), shared with its tools.
  *
  * @example Read a pad as a resource
  * ```ts
@@ -128,9 +128,15 @@ export function registerResources(
   server: McpServer,
   live: LivePads,
   rustpadUrl: URL,
-  holds: SessionHolds = new SessionHolds(),
+  session: { holds: SessionHolds; openedPads: OpenedPads } = {
+    holds: new SessionHolds(),
+    openedPads: new OpenedPads(),
+  },
 ): void {
-  const openIds = () => live.openPads;
+  const { holds, openedPads } = session;
+  // Only the pads this session opened: a pad id is all the access
+  // control Rustpad has, so another session's pads are not listed.
+  const openIds = () => live.openPads.filter((id) => openedPads.has(id));
   server.registerResource(
     "pad",
     new ResourceTemplate(PAD_URI_TEMPLATE, {
@@ -153,6 +159,7 @@ export function registerResources(
     },
     async (uri): Promise<ReadResourceResult> => {
       const id = padIdOfUri(uri.href);
+      openedPads.add(id);
       const session = await live.pool.get(id);
       return {
         contents: [{
@@ -181,6 +188,7 @@ export function registerResources(
   };
   server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     const id = padIdOfUri(request.params.uri);
+    openedPads.add(id);
     if (subscriptions.has(id)) return {};
     const uri = padUri(id);
     const release = holds.take(`subscribe to pad "${id}"`);

@@ -20,6 +20,7 @@ import {
   ConfirmationGuard,
   type ElicitConfirm,
 } from "../safety/confirmation.ts";
+import { padIdProblem } from "../rustpad/pad_id.ts";
 import { fenceUntrusted } from "../safety/untrusted.ts";
 import {
   describeFailure,
@@ -95,10 +96,22 @@ export function registerTools(
       const release = typeof padId === "string"
         ? context.sessions.retain(padId)
         : () => {};
+      // Before the call, so that its log messages (opening the pad) reach
+      // this session.
+      if (typeof padId === "string" && padIdProblem(padId) === undefined) {
+        context.openedPads.add(padId);
+      }
       extra.signal.addEventListener("abort", release, { once: true });
       try {
         const args = parseArguments(tool, raw);
-        return toCallToolResult(await tool.run(args, context, call));
+        const answer = await tool.run(args, context, call);
+        const written = answer.structuredContent.id;
+        if (
+          typeof written === "string" && padIdProblem(written) === undefined
+        ) {
+          context.openedPads.add(written);
+        }
+        return toCallToolResult(answer);
       } catch (error) {
         return errorResult(describeFailure(error, context.config));
       } finally {

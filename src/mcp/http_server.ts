@@ -14,7 +14,12 @@
  * @module
  */
 
-import { BearerCheck, jsonError, OriginCheck } from "./_http_guard.ts";
+import {
+  BearerCheck,
+  checkIdentities,
+  jsonError,
+  OriginCheck,
+} from "./_http_guard.ts";
 import { HttpListener, listenError } from "./_http_listener.ts";
 import { type HttpSession, SessionTable } from "./_http_sessions.ts";
 import {
@@ -42,8 +47,16 @@ export interface HttpServerOptions {
    * @default {0}
    */
   port?: number;
-  /** The bearer token clients must send, at least 32 characters. */
+  /**
+   * The bearer token of the unnamed identity, at least 32 characters.
+   * With neither it nor `identities`, no token is asked (loopback only).
+   */
   token?: string | undefined;
+  /**
+   * Named bearer tokens (`RUSTPAD_MCP_TOKENS`), each an identity: its own
+   * collaborator in pads, its own sessions and idempotency keys.
+   */
+  identities?: readonly { name: string; token: string }[];
   /** Host header values allowed besides loopback names: `name` or `name:port`. */
   allowedHosts?: readonly string[];
   /** Origins allowed besides loopback ones, such as `https://app.example`. */
@@ -164,7 +177,12 @@ export function serveHttp(
       `Cannot serve HTTP as RUSTPAD_MCP_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters: current length is ${token.length}`,
     );
   }
-  const bearer = token === undefined ? undefined : new BearerCheck(token);
+  const tokens = [
+    ...(token === undefined ? [] : [{ name: "", token }]),
+    ...options.identities ?? [],
+  ];
+  checkIdentities(tokens);
+  const bearer = tokens.length === 0 ? undefined : new BearerCheck(tokens);
   const bound = hostname === "0.0.0.0" || hostname === "::" ? [] : [hostname];
   const origins = new OriginCheck({
     allowedHosts: [
@@ -186,13 +204,14 @@ export function serveHttp(
 
   async function handleMcp(
     request: Request,
+    identity: string,
     parsedBody?: unknown,
   ): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
     let session: HttpSession | undefined;
     let settle: (() => void) | undefined;
     if (id !== null) {
-      session = sessions.get(id);
+      session = sessions.get(id, identity);
       if (session === undefined) {
         return jsonError(
           404,
@@ -207,7 +226,7 @@ export function serveHttp(
           { "retry-after": "5" },
         );
       }
-      ({ session, settle } = await sessions.start());
+      ({ session, settle } = await sessions.start(identity));
     } else {
       return jsonError(
         400,
@@ -245,28 +264,38 @@ export function serveHttp(
           allow: "GET, HEAD",
         });
       }
+      const state = backend.state.health();
+      const status = draining
+        ? "draining"
+        : state === "unreachable"
+        ? "degraded"
+        : "ok";
       return Response.json({
-        status: draining ? "draining" : "ok",
+        status,
         version: VERSION,
-      }, { status: draining ? 503 : 200 });
+        ...(state !== "memory" && { state }),
+      }, { status: status === "ok" ? 200 : 503 });
     }
     if (path !== "/mcp") {
       return jsonError(404, `Cannot find ${path}: the MCP endpoint is /mcp`);
     }
-    const refused = origins.check(request) ?? await bearer?.check(request);
+    const refused = origins.check(request);
     if (refused !== undefined) return refused;
+    const authorized = await bearer?.check(request) ?? { identity: "" };
+    if (authorized instanceof Response) return authorized;
+    const { identity } = authorized;
     // The whole body first, within the caps and the request deadline, so
     // no session slot waits on a client that trickles its initialize.
     const whole = await readWhole(request, maxMessageBytes);
     if (whole instanceof Response) return whole;
-    if (!draining) return await handleMcp(whole.request);
+    if (!draining) return await handleMcp(whole.request, identity);
     // Draining: no new sessions or calls, but the answers that calls in
     // flight wait for (elicitation results, cancellations) still get in.
     const parsed = request.headers.has("mcp-session-id")
       ? parseJson(whole.body)
       : undefined;
     if (parsed !== undefined && onlyAnswers(parsed)) {
-      return await handleMcp(whole.request, parsed);
+      return await handleMcp(whole.request, identity, parsed);
     }
     return jsonError(
       503,
@@ -310,13 +339,13 @@ export function serveHttp(
   const address = listener.addr;
   // Decided on the address bound, never on how the name reads: a name
   // such as 127.0.0.1.example.com may resolve anywhere.
-  if (token === undefined && !isLoopback(address.hostname)) {
+  if (bearer === undefined && !isLoopback(address.hostname)) {
     void listener.close(0);
     void sessions.close();
     throw new RangeError(
       `Cannot serve HTTP on ${hostname}${
         hostname === address.hostname ? "" : ` (${address.hostname})`
-      } without a token as anyone who can reach it could edit pads: set RUSTPAD_MCP_TOKEN (at least ${MIN_TOKEN_LENGTH} characters), or listen on 127.0.0.1`,
+      } without a token as anyone who can reach it could edit pads: set RUSTPAD_MCP_TOKEN (at least ${MIN_TOKEN_LENGTH} characters) or RUSTPAD_MCP_TOKENS, or listen on 127.0.0.1`,
     );
   }
   listener.start();

@@ -136,6 +136,13 @@ export interface CreateServerOptions {
    * with itself.
    */
   backend?: Backend;
+  /**
+   * The identity the session belongs to (the name of the bearer token that
+   * made it): its own collaborator in pads, its own idempotency keys.
+   *
+   * @default {"" (the unnamed identity)}
+   */
+  identity?: string;
 }
 
 /**
@@ -183,10 +190,14 @@ export function createServer(
     { name: "rustpad-mcp", title: "Rustpad", version: VERSION },
     { instructions: INSTRUCTIONS },
   );
-  const live = LivePads.of(backend.sessions);
-  const context = { ...createToolContext(backend), config };
-  attachLogging(mcp, live.log);
-  registerResources(mcp, live, config.rustpadUrl, context.holds);
+  const context = {
+    ...createToolContext(backend, options.identity ?? ""),
+    config,
+  };
+  const live = LivePads.of(context.sessions);
+  // A session hears only of the pads it opened itself.
+  attachLogging(mcp, live.log, (pad) => context.openedPads.has(pad));
+  registerResources(mcp, live, config.rustpadUrl, context);
   registerTools(mcp, toolsFor(config), context);
   // An agent's undo stacks end with its session.
   const previous = mcp.server.onclose;

@@ -30,8 +30,31 @@ export async function settleLostEdit(
   error: EditNotAcknowledgedError,
   options: SettleOptions,
 ): Promise<void> {
+  if (await decideLostEdit(fresh, error, options) === "landed") return;
+  throw new EditNotAcknowledgedError(
+    error.kind,
+    `${
+      error.cause instanceof Error ? error.cause.message : error.message
+    }. The edit did not land (the pad's history has no trace of it), so nothing changed; it is safe to try again`,
+    error,
+    { cause: error },
+  );
+}
+
+/**
+ * Whether the edit that `error` describes is in `fresh`'s history
+ * (`landed`) or, the old connection gone, is not (`absent`).
+ *
+ * @throws {EditNotAcknowledgedError} If the server did not let us find out:
+ * the history no longer reaches back, or the departure never came.
+ */
+export async function decideLostEdit(
+  fresh: PadSession,
+  error: EditNotAcknowledgedError,
+  options: SettleOptions,
+): Promise<"landed" | "absent"> {
   // Already in the history: it landed, whatever the departure says.
-  if (landed(fresh, error)) return;
+  if (landed(fresh, error)) return "landed";
   const unknown = (why: string, cause?: Error) =>
     new EditNotAcknowledgedError(
       error.kind,
@@ -58,12 +81,31 @@ export async function settleLostEdit(
       })`,
     );
   }
-  if (landed(fresh, error)) return;
-  throw new EditNotAcknowledgedError(
+  return landed(fresh, error) ? "landed" : "absent";
+}
+
+/** A lost edit of another process's connection, as our own would be. */
+export function foreignEdit(
+  padId: string,
+  sent: { userId: UserId; revision: number },
+): EditNotAcknowledgedError {
+  return new EditNotAcknowledgedError(
+    "closed",
+    `The replica that sent an edit to pad "${padId}" stopped before it recorded the outcome`,
+    { sent: true, ...sent },
+  );
+}
+
+/** The error for a lost edit whose pad could not be opened again to check. */
+export function reconnectFailed(
+  error: EditNotAcknowledgedError,
+  reconnectError: unknown,
+): EditNotAcknowledgedError {
+  return new EditNotAcknowledgedError(
     error.kind,
-    `${
-      error.cause instanceof Error ? error.cause.message : error.message
-    }. The edit did not land (the pad's history has no trace of it), so nothing changed; it is safe to try again`,
+    `${error.message}. Reconnecting to check failed too (${
+      (reconnectError as Error).message
+    }), so whether the edit landed is unknown: read the pad before trying again`,
     error,
     { cause: error },
   );
@@ -107,28 +149,38 @@ async function departed(
 }
 
 /**
- * Open a new connection to the pad (`open`) and settle the lost edit on it:
- * returns the session if the edit landed; throws if it did not, or, when
- * even the new connection fails, says the outcome is unknown.
+ * Reopen the pad (`open`) and settle our own lost edit on the new session:
+ * the session if the edit landed; throws if it did not, or says the outcome
+ * is unknown when even reopening fails.
  */
-export async function reopenToSettle(
+export async function reopenAndSettle(
   open: () => Promise<PadSession>,
   error: EditNotAcknowledgedError,
   options: SettleOptions,
 ): Promise<PadSession> {
-  let fresh: PadSession;
-  try {
-    fresh = await open();
-  } catch (reconnectError) {
-    throw new EditNotAcknowledgedError(
-      error.kind,
-      `${error.message}. Reconnecting to check failed too (${
-        (reconnectError as Error).message
-      }), so whether the edit landed is unknown: read the pad before trying again`,
-      error,
-      { cause: error },
-    );
-  }
+  const fresh = await open().catch((reconnectError) => {
+    throw reconnectFailed(error, reconnectError);
+  });
   await settleLostEdit(fresh, error, options);
   return fresh;
+}
+
+/**
+ * Whether an edit another process sent on connection `sent.userId`, built
+ * on `sent.revision`, landed, decided on the session `open` gives: that
+ * session if it did, `undefined` if not.
+ */
+export async function settleForeign(
+  open: () => Promise<PadSession>,
+  padId: string,
+  sent: { userId: UserId; revision: number },
+  options: SettleOptions,
+): Promise<PadSession | undefined> {
+  const fresh = await open();
+  const decided = await decideLostEdit(
+    fresh,
+    foreignEdit(padId, sent),
+    options,
+  );
+  return decided === "absent" ? undefined : fresh;
 }

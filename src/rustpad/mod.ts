@@ -54,6 +54,7 @@ export {
   SessionError,
   type SessionErrorKind,
 } from "./session_error.ts";
+export { PadSlots, type SlotHolder } from "./pad_slots.ts";
 export {
   type AdoptListener,
   DEFAULT_MAX_OPEN_PADS,

@@ -4,74 +4,42 @@
  * cares about the people in a pad keeps one connection per pad and announces
  * itself once, rather than connecting for every call.
  *
- * At most `maxOpen` sessions are open (or opening) at once. To open another,
- * the least recently used idle one is closed; a session that is held
- * ({@linkcode SessionPool.retain}: a subscription, a wait, a call in flight),
- * opening, or awaiting an acknowledgement is never closed under its user.
- * When every open session is so held, opening one more is refused with an
- * {@linkcode OpenPadLimitError}.
+ * At most `maxOpen` sessions (of this pool, or of every pool sharing its
+ * `slots`) are open or opening at once. To open another, the least recently
+ * used idle one is closed; a session held ({@linkcode SessionPool.retain}),
+ * opening, or awaiting an acknowledgement never is. When every one is held,
+ * opening one more is refused with an {@linkcode OpenPadLimitError}.
  *
  * @module
  */
 
 import type { TextOperation } from "../ot/operation.ts";
-import type { UserId, UserInfo } from "./protocol.ts";
-import { type Acknowledgement, PadSession } from "./session.ts";
+import type { UserId } from "./protocol.ts";
+import { Adoptions, type AdoptListener } from "./_adoption.ts";
+import { PadSession } from "./session.ts";
 import {
-  EditNotAcknowledgedError,
-  OpenPadLimitError,
-} from "./session_error.ts";
-import { reopenToSettle } from "./_recovery.ts";
+  type EditOutcome,
+  recovered,
+  type SessionPoolOptions,
+} from "./_pool_types.ts";
+import { EditNotAcknowledgedError } from "./session_error.ts";
+import {
+  DEFAULT_MAX_OPEN_PADS,
+  PadSlots,
+  type SlotHolder,
+} from "./pad_slots.ts";
+import {
+  reopenAndSettle,
+  settleForeign,
+  type SettleOptions,
+} from "./_recovery.ts";
 
-/** Options for {@linkcode SessionPool}. */
-export interface SessionPoolOptions {
-  /**
-   * Bound on every network wait of a session.
-   *
-   * @default {15000}
-   */
-  timeoutMs?: number;
-  /** How the sessions appear to the people in the pad. */
-  user?: UserInfo;
-  /**
-   * Close a session after it has been unused this long.
-   *
-   * @default {120000}
-   */
-  idleMs?: number;
-  /**
-   * The most sessions open (or opening) at once: one upstream socket each.
-   *
-   * @default {100}
-   */
-  maxOpen?: number;
-}
+export { DEFAULT_MAX_OPEN_PADS } from "./pad_slots.ts";
 
-/** As {@linkcode SessionPoolOptions.maxOpen}. */
-export const DEFAULT_MAX_OPEN_PADS = 100;
-
-/** The outcome of {@linkcode SessionPool.edit}. */
-export interface EditOutcome extends Acknowledgement {
-  /** The pad's length in code points after the edit. */
-  length: number;
-  /**
-   * True when the connection dropped before the acknowledgement and the
-   * pad's history, read again on a new connection, shows the edit landed.
-   */
-  recovered: boolean;
-}
-
-/** Told of an id adopted by {@linkcode SessionPool.onAdopt}. */
-export type AdoptListener = (
-  padId: string,
-  session: PadSession,
-  userId: UserId,
-  fromRevision: number,
-) => void;
-
+export type { EditOutcome, SessionPoolOptions } from "./_pool_types.ts";
+export type { AdoptListener } from "./_adoption.ts";
 /** As {@linkcode PadSession.open}. */
 const DEFAULT_TIMEOUT_MS = 15_000;
-
 /** A departure is awaited for this many timeouts. */
 const DEPARTURE_WAIT_TIMEOUTS = 3;
 
@@ -81,6 +49,8 @@ interface Entry {
   ready?: PadSession;
   failed?: boolean;
   idleTimer?: ReturnType<typeof setTimeout>;
+  /** When it was last used, by the slots' stamps. */
+  usedAt: number;
 }
 
 /**
@@ -107,19 +77,30 @@ export class SessionPool {
   /** Pads kept open whatever their idle time, with how many holds each. */
   #retained = new Map<string, number>();
   #openListeners = new Set<(padId: string, session: PadSession) => void>();
-  /** Earlier connections' ids whose edits a session recovered, per session. */
-  #adopted = new WeakMap<PadSession, Set<UserId>>();
-  #adoptListeners = new Set<AdoptListener>();
+  /** Earlier connections' ids whose edits a session recovered. */
+  #adoptions = new Adoptions();
+  #slots: PadSlots;
+  #leaveSlots: () => void;
 
   /**
    * Make an empty pool; sessions open on first use.
    *
    * @param baseUrl The Rustpad base URL.
-   * @param options Timeout, announced user and idle time.
+   * @param options Timeout, announced user, idle time and socket budget.
    */
   constructor(baseUrl: string | URL, options: SessionPoolOptions = {}) {
     this.#baseUrl = baseUrl;
     this.#options = options;
+    this.#slots = options.slots ??
+      new PadSlots(options.maxOpen ?? DEFAULT_MAX_OPEN_PADS);
+    const counted = () => this.openCount;
+    const oldestIdle = () => this.#oldestIdle();
+    this.#leaveSlots = this.#slots.join({
+      get openCount() {
+        return counted();
+      },
+      oldestIdle,
+    });
   }
 
   /**
@@ -154,44 +135,45 @@ export class SessionPool {
     return session;
   }
 
-  /** How many sessions hold a socket now: open or opening. */
+  /** How many sessions of this pool hold a socket now: open or opening. */
   get openCount(): number {
     let count = 0;
     for (const { ready, failed } of this.#entries.values()) {
-      if (ready ? ready.isOpen : !failed) count++;
+      count += (ready ? ready.isOpen : !failed) ? 1 : 0;
     }
     return count;
   }
 
-  /** The most sessions open at once. */
+  /** The most sessions open at once, across the pools of its budget. */
   get maxOpen(): number {
-    return this.#options.maxOpen ?? DEFAULT_MAX_OPEN_PADS;
+    return this.#slots.max;
   }
 
-  /**
-   * If the pool is full, close the least recently used idle session; the
-   * new one connects once its socket is closed, so never more are open.
-   */
-  #makeRoom(padId: string): Promise<void> | undefined {
-    if (this.openCount < this.maxOpen) return undefined;
+  /** The least recently used session that may close to make room. */
+  #oldestIdle(): ReturnType<SlotHolder["oldestIdle"]> {
     for (const [id, entry] of this.#entries) {
       const session = entry.ready;
       if (
         session?.isOpen && !session.hasPendingEdits && !this.#retained.has(id)
-      ) return this.#drop(id, entry);
+      ) return { usedAt: entry.usedAt, close: () => this.#drop(id, entry) };
     }
-    throw new OpenPadLimitError(padId, this.maxOpen);
+    return undefined;
   }
 
   #open(padId: string): Entry {
-    const room = this.#makeRoom(padId);
+    // The new session connects once the socket closed for it is closed,
+    // so never more are open than the budget.
+    const room = this.#slots.makeRoom(padId);
     const open = () =>
       PadSession.open(this.#baseUrl, padId, {
         ...this.#options.timeoutMs !== undefined &&
           { timeoutMs: this.#options.timeoutMs },
         ...this.#options.user !== undefined && { user: this.#options.user },
       });
-    const entry: Entry = { session: room?.then(open, open) ?? open() };
+    const entry: Entry = {
+      session: room?.then(open, open) ?? open(),
+      usedAt: this.#slots.stamp(),
+    };
     this.#entries.set(padId, entry);
     entry.session.then((session) => {
       entry.ready = session;
@@ -232,11 +214,8 @@ export class SessionPool {
   }
 
   /**
-   * Be told of every session this pool opens, before any caller gets it,
-   * so no event of it is missed.
-   *
-   * @param listener Called with the pad id and the ready session.
-   * @returns Unsubscribes.
+   * Be told (with the pad id and the ready session) of every session this
+   * pool opens, before any caller gets it; returns the unsubscribe.
    */
   onOpen(listener: (padId: string, session: PadSession) => void): () => void {
     this.#openListeners.add(listener);
@@ -244,53 +223,20 @@ export class SessionPool {
   }
 
   /**
-   * Whether `author` is this pool on `session`: the session's own user id,
-   * or an earlier connection's whose edit was recovered on it. Only for
-   * that session's lifetime: ids start over when Rustpad restarts.
-   *
-   * @param session A session of this pool.
-   * @param author A user id from its history.
-   * @returns `true` for our own edits.
+   * Whether `author` (from `session`'s history) is this pool: the session's
+   * own user id, or an earlier connection's whose edit was recovered on it.
    */
   isOwnAuthor(session: PadSession, author: UserId): boolean {
-    return author === session.userId ||
-      (this.#adopted.get(session)?.has(author) ?? false);
+    return this.#adoptions.isOwnAuthor(session, author);
   }
 
   /**
-   * Be told when a session takes an earlier connection's id as its own,
-   * having recovered its edit from the history (before the edit resolves).
-   *
-   * @param listener Called with the pad, the session, the old id and the
-   * revision from which its operations may be.
-   * @returns Unsubscribes.
+   * Be told (with the pad, the session, the old id and the revision its
+   * operations may start at) when a session takes an earlier connection's
+   * id as its own, having recovered its edit; returns the unsubscribe.
    */
   onAdopt(listener: AdoptListener): () => void {
-    this.#adoptListeners.add(listener);
-    return () => this.#adoptListeners.delete(listener);
-  }
-
-  #adopt(
-    padId: string,
-    session: PadSession,
-    error: EditNotAcknowledgedError,
-  ): EditOutcome {
-    const ids = this.#adopted.get(session) ?? new Set();
-    ids.add(error.userId);
-    this.#adopted.set(session, ids);
-    for (const listener of this.#adoptListeners) {
-      try {
-        listener(padId, session, error.userId, error.revision);
-      } catch {
-        // A listener's failure is its own.
-      }
-    }
-    return {
-      revision: session.revision,
-      text: session.text,
-      length: session.length,
-      recovered: true,
-    };
+    return this.#adoptions.listen(listener);
   }
 
   /**
@@ -343,17 +289,48 @@ export class SessionPool {
     padId: string,
     error: EditNotAcknowledgedError,
   ): Promise<EditOutcome> {
-    const fresh = await reopenToSettle(() => this.get(padId), error, {
+    const open = () => this.get(padId);
+    const fresh = await reopenAndSettle(open, error, this.#settling());
+    this.#adoptions.adopt(padId, fresh, error.userId, error.revision);
+    return recovered(fresh);
+  }
+
+  #settling(): SettleOptions {
+    return {
       announced: this.#options.user !== undefined,
       departureWaitMs: DEPARTURE_WAIT_TIMEOUTS *
         (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-    });
-    return this.#adopt(padId, fresh, error);
+    };
+  }
+
+  /**
+   * Whether an edit that another process (a replica that stopped) sent on
+   * its connection `userId`, built on `revision`, landed: decided as for a
+   * lost acknowledgement of our own (see `_recovery.ts`).
+   *
+   * @param padId The pad.
+   * @param sent The sending connection's user id and the revision then.
+   * @returns The pad now if it landed; `undefined` if it did not.
+   * @throws {EditNotAcknowledgedError} If that cannot be known.
+   */
+  async landedElsewhere(
+    padId: string,
+    sent: { userId: UserId; revision: number },
+  ): Promise<EditOutcome | undefined> {
+    const release = this.retain(padId);
+    try {
+      const open = () => this.get(padId);
+      const fresh = await settleForeign(open, padId, sent, this.#settling());
+      return fresh && recovered(fresh);
+    } finally {
+      release();
+    }
   }
 
   /** Close every session; later calls to {@linkcode SessionPool.get} fail. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#leaveSlots();
     const entries = [...this.#entries.entries()];
     this.#entries.clear();
     await Promise.all(
@@ -367,6 +344,7 @@ export class SessionPool {
   }
 
   #touch(padId: string, entry: Entry): void {
+    entry.usedAt = this.#slots.stamp();
     if (this.#entries.get(padId) === entry) {
       // Most recently used: to the end of the eviction order.
       this.#entries.delete(padId);

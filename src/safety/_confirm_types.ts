@@ -26,6 +26,29 @@ export interface ConfirmationGuardOptions {
    * @default {32 random bytes per guard}
    */
   secret?: Uint8Array;
+  /**
+   * Where redeemed tokens are remembered: replicas that share one (a Redis)
+   * refuse a token any of them redeemed, even at the same moment.
+   *
+   * @default {a record in this guard's memory}
+   */
+  usedTokens?: UsedTokens;
+}
+
+/**
+ * The record of redeemed tokens, by nonce. `use` must be atomic (set if
+ * absent): of two calls with one nonce, however concurrent, one gets `true`.
+ */
+export interface UsedTokens {
+  /** Whether `nonce` was redeemed already (a hint; `use` decides). */
+  has(nonce: string): Promise<boolean> | boolean;
+  /**
+   * Mark `nonce` used until `expiresAt` (ms since the epoch).
+   *
+   * @returns `true` if it was not used before, `false` if it was.
+   * @throws {Error} If the record cannot be reached; the token stays unused.
+   */
+  use(nonce: string, expiresAt: number): Promise<boolean> | boolean;
 }
 
 /** What a destructive call asks a person to confirm. */

@@ -9,8 +9,10 @@
  * revision. Checks run in this order, and the first failure is the
  * {@linkcode ConfirmationError.reason}: malformed, forged or altered,
  * expired, reused, mismatched. A token is used up only when it is redeemed:
- * this guard remembers its nonce, and the write moves the pad's revision,
- * so every replica that shares the secret refuses it as well.
+ * its nonce is marked used in the guard's {@linkcode UsedTokens} in one
+ * set-if-absent step (shared by replicas through Redis, so two redeeming it
+ * at once cannot both write), and the write moves the pad's revision, so
+ * every replica that shares the secret refuses it as well.
  *
  * @module
  */
@@ -29,6 +31,7 @@ import {
   type ElicitConfirm,
   mismatched,
   unreadableToken,
+  type UsedTokens,
 } from "./_confirm_types.ts";
 
 export {
@@ -41,6 +44,7 @@ export {
   type ConfirmationSchema,
   type ElicitAnswer,
   type ElicitConfirm,
+  type UsedTokens,
 } from "./_confirm_types.ts";
 
 const DEFAULT_TTL_MS = 600_000;
@@ -114,8 +118,7 @@ export class ConfirmationGuard {
   readonly #ttlMs: number;
   readonly #now: () => number;
   readonly #codec: TokenCodec;
-  /** Nonces of redeemed tokens, with their expiry, pruned once expired. */
-  readonly #used = new Map<string, number>();
+  readonly #used: UsedTokens;
 
   /**
    * Make a guard with its own secret and its own record of used tokens.
@@ -126,6 +129,7 @@ export class ConfirmationGuard {
    */
   constructor(options: ConfirmationGuardOptions = {}) {
     const { ttlMs = DEFAULT_TTL_MS, now = Date.now, secret } = options;
+    this.#used = options.usedTokens ?? new UsedTokensInMemory(now);
     if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) {
       throw new RangeError(
         `Cannot create confirmation guard as ttlMs must be a positive integer: current value is ${ttlMs}`,
@@ -249,12 +253,7 @@ export class ConfirmationGuard {
     const bindingDigest = await digest(bindingText);
     const contentDigest = await digest(request.content);
 
-    // No await from here on: the checks and the marking as used happen
-    // together, so two concurrent calls cannot both redeem one token.
     const now = this.#now();
-    for (const [nonce, expiry] of this.#used) {
-      if (expiry <= now) this.#used.delete(nonce);
-    }
     if (now >= payload.e) {
       throw new ConfirmationError(
         "expired",
@@ -265,15 +264,41 @@ export class ConfirmationGuard {
         } ago; ${fresh}, and ask the person again`,
       );
     }
-    if (this.#used.has(nonce)) {
-      throw new ConfirmationError(
+    const reused = () =>
+      new ConfirmationError(
         "reused",
         `Cannot accept confirm_token as it has already been used: each token confirms one call; ${fresh}, and ask the person again`,
       );
-    }
+    if (await this.#used.has(nonce)) throw reused();
     const mismatch = mismatched(payload, request, bindingDigest, contentDigest);
     if (mismatch !== undefined) throw mismatch;
-    this.#used.set(nonce, payload.e);
+    // Set if absent, in one step: of two redemptions at once, on one
+    // replica or two sharing the record, one gets through.
+    if (!await this.#used.use(nonce, payload.e)) throw reused();
     return { status: "confirmed" };
+  }
+}
+
+/** Redeemed nonces in this process, with their expiry, pruned once expired. */
+class UsedTokensInMemory implements UsedTokens {
+  readonly #used = new Map<string, number>();
+  readonly #now: () => number;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  has(nonce: string): boolean {
+    const now = this.#now();
+    for (const [nonce, expiry] of this.#used) {
+      if (expiry <= now) this.#used.delete(nonce);
+    }
+    return this.#used.has(nonce);
+  }
+
+  use(nonce: string, expiresAt: number): boolean {
+    if (this.has(nonce)) return false;
+    this.#used.set(nonce, expiresAt);
+    return true;
   }
 }

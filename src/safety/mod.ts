@@ -18,6 +18,7 @@ export {
   type ConfirmationSchema,
   type ElicitAnswer,
   type ElicitConfirm,
+  type UsedTokens,
 } from "./confirmation.ts";
 export { type FenceOptions, fenceUntrusted } from "./untrusted.ts";
 export {

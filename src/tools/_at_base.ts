@@ -167,6 +167,7 @@ export async function submitPlan(
 ): Promise<Submitted> {
   let diff: Diff = { diff: "", truncated: false };
   let rebased = false;
+  await learnAuthorsSince(context, padId, plan.base);
   try {
     const written = await gate.edit(padId, (live) => {
       checkBase(live, plan.base);
@@ -184,6 +185,19 @@ export async function submitPlan(
     }
     throw error;
   }
+}
+
+/** Load who of other replicas wrote since `base`, so conflicts name them. */
+async function learnAuthorsSince(
+  context: ToolContext,
+  padId: string,
+  base: number,
+): Promise<void> {
+  const session = await context.sessions.get(padId);
+  const from = Math.max(base, session.oldestRevision);
+  if (from > session.revision) return;
+  const authors = session.operationsSince(from).map((entry) => entry.author);
+  await LivePads.of(context.sessions).learnAuthors(padId, authors);
 }
 
 /**

@@ -5,6 +5,7 @@
 // agent that made it can claim it (undo, authors).
 
 import { LivePads } from "../backend/live_pads.ts";
+import type { KeyedCall } from "../backend/state_store.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { UserId } from "../rustpad/protocol.ts";
 import type { PadSession } from "../rustpad/session.ts";
@@ -88,6 +89,7 @@ export function writeGate(
   tool: string,
   annotations: WriteAnnotations,
   avoidPeople: boolean,
+  keyed?: KeyedCall,
 ): WriteGate {
   const mode = context.config.confirm;
   const mustConsult = mode === "always" ||
@@ -112,7 +114,7 @@ export function writeGate(
         );
       }
       let sent = { author: 0n as UserId, revision: 0 };
-      const outcome = await context.sessions.edit(padId, (session) => {
+      const outcome = await sendEdit(context, padId, keyed, (session) => {
         const operation = build(session);
         // Nothing to send: no revision, no waiter woken (see NothingToChange).
         if (operation.isNoop()) throw new NothingToChange(session);
@@ -138,6 +140,41 @@ export function writeGate(
       return written;
     },
   };
+}
+
+/** The pad's connection changed after the edit's send was recorded. */
+class Resend extends Error {}
+
+/**
+ * Submit an edit; for a keyed call, record first where it goes (the pad,
+ * the connection's user id, the revision), so that a replica retrying after
+ * this one stopped can tell from the pad's history whether it landed.
+ */
+async function sendEdit(
+  context: ToolContext,
+  padId: string,
+  keyed: KeyedCall | undefined,
+  build: (session: PadSession) => TextOperation,
+): Promise<EditOutcome> {
+  if (keyed === undefined) return await context.sessions.edit(padId, build);
+  for (let attempt = 1;; attempt++) {
+    const session = await context.sessions.get(padId);
+    const { userId, revision } = session;
+    await keyed.sending({ pad: padId, userId, revision });
+    try {
+      return await context.sessions.edit(padId, (live) => {
+        if (live.userId !== userId) throw new Resend();
+        return build(live);
+      });
+    } catch (error) {
+      if (!(error instanceof Resend)) throw error;
+      if (attempt === 3) {
+        throw new Error(
+          `Cannot send the edit to pad "${padId}" as its connection was replaced ${attempt} times while the edit's destination was recorded: nothing was changed; call again`,
+        );
+      }
+    }
+  }
 }
 
 /**

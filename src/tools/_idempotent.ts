@@ -1,12 +1,18 @@
 // Idempotency keys for write tools: a repeated call with the same key and
 // arguments gets the first call's result, flagged `replayed`, and writes
-// nothing. Keys live in the backend's store, shared by every MCP session
-// of the process.
+// nothing. Keys are the identity's: in the backend's state store, shared by
+// every session of the identity, and with Redis by every replica. A call
+// whose replica stopped midway is settled by the pad's history.
 
 import { z } from "zod";
+import type { KeyedCall, SentEdit } from "../backend/state_store.ts";
 import { fingerprint } from "../safety/idempotency.ts";
 import { EditNotAcknowledgedError } from "../rustpad/session_error.ts";
+import { padUrl, result } from "./_shared.ts";
 import type { ToolContext, ToolResult } from "./tool.ts";
+
+/** A retry waits this many timeouts for a first call running elsewhere. */
+const WAIT_TIMEOUTS = 4;
 
 /** 1 to 128 characters; the bounds are in the error, not the listed schema. */
 export const idempotencyKeySchema = z.string().min(1).max(128)
@@ -25,22 +31,50 @@ export async function idempotent<
   context: ToolContext,
   tool: string,
   args: A,
-  run: (args: A) => Promise<ToolResult>,
+  run: (args: A, keyed: KeyedCall | undefined) => Promise<ToolResult>,
 ): Promise<ToolResult> {
   const { idempotency_key: key, ...rest } = args;
-  if (key === undefined) return await run(args);
+  if (key === undefined) return await run(args, undefined);
   const print = await fingerprint({
     tool,
     url: context.config.rustpadUrl.href,
     args: rest,
   });
-  const { value, replayed } = await context.backend.idempotency.run(
+  const { value, replayed } = await context.backend.state.idempotency.run(
+    context.identity,
     key,
     print,
-    () => run(args),
-    keep,
+    (keyed) => run(args, keyed),
+    {
+      keep,
+      settle: (sent) => settle(context, sent),
+      waitMs: WAIT_TIMEOUTS * context.config.timeoutMs,
+    },
   );
   return replayed ? replay(value) : value;
+}
+
+/**
+ * The answer for a first call whose replica stopped after sending `sent`,
+ * if the pad's history shows it landed; `undefined` if it did not.
+ */
+async function settle(
+  context: ToolContext,
+  sent: SentEdit,
+): Promise<ToolResult | undefined> {
+  const landed = await context.sessions.landedElsewhere(sent.pad, sent);
+  if (landed === undefined) return undefined;
+  return result(
+    {
+      status: "applied",
+      id: sent.pad,
+      url: padUrl(context, sent.pad),
+      revision: landed.revision,
+      length: landed.length,
+      diff: "",
+    },
+    `The first call's edit landed in pad "${sent.pad}" before the replica that ran it stopped; the pad is now at revision ${landed.revision}.`,
+  );
 }
 
 /** Only a write that happened, or may have, is remembered under its key. */

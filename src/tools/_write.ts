@@ -4,6 +4,7 @@
 // share.
 
 import { z } from "zod";
+import type { KeyedCall } from "../backend/state_store.ts";
 import type { ConfirmationOutcome } from "../safety/confirmation.ts";
 import type { Diff } from "../text/diff.ts";
 import {
@@ -106,6 +107,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
     args: Args,
     context: ToolContext,
     call: ToolCall,
+    keyed: KeyedCall | undefined,
   ): Promise<ToolResult> => {
     const { id } = args;
     if (
@@ -124,6 +126,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
       definition.name,
       definition.annotations,
       args.avoid_people === true,
+      keyed,
     );
     let result;
     try {
@@ -161,7 +164,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
         context,
         definition.name,
         args as Args,
-        (args) => run(args, context, call),
+        (args, keyed) => run(args, context, call, keyed),
       ),
   };
 }

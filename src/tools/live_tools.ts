@@ -91,6 +91,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
     if (outcome.changed) {
       const entries = operationsSince(session, since);
       diff = diffOf(session, since, entries);
+      await live.learnAuthors(args.id, entries.map((entry) => entry.author));
       const seen = new Set<string>();
       for (const entry of entries) {
         const author = live.describeAuthor(

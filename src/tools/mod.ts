@@ -30,6 +30,8 @@ import {
 export {
   createToolContext,
   defineTool,
+  MAX_OPENED_PADS,
+  OpenedPads,
   type TextPart,
   type ToolAnnotations,
   type ToolCall,

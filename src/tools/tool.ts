@@ -66,7 +66,7 @@ export interface ToolContext {
   readonly config: Config;
   /** The process-wide state: pads, tokens, keys. */
   readonly backend: Backend;
-  /** The live pad connections (the backend's). */
+  /** The live pad connections of this agent's identity (the backend's). */
   readonly sessions: SessionPool;
   /** Rustpad's HTTP API (the backend's). */
   readonly http: RustpadHttpClient;
@@ -81,6 +81,52 @@ export interface ToolContext {
   readonly agent: string;
   /** This agent's subscriptions and waits, at most 20 together. */
   readonly holds: SessionHolds;
+  /**
+   * The identity whose token made this agent's session (`""`: the unnamed
+   * one): idempotency keys are its own, and it is its own collaborator.
+   */
+  readonly identity: string;
+  /**
+   * The pads this agent opened itself (called a tool on, read as a resource
+   * or subscribed to): all that its resource list, completion and log
+   * messages tell it of.
+   */
+  readonly openedPads: OpenedPads;
+}
+
+/** At most this many pads are remembered as opened by one agent. */
+export const MAX_OPENED_PADS = 1000;
+
+/**
+ * The pads one agent opened, the most recent {@linkcode MAX_OPENED_PADS}.
+ *
+ * @example
+ * ```ts
+ * import { OpenedPads } from "./tool.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const opened = new OpenedPads();
+ * opened.add("notes");
+ * assert.equal(opened.has("notes"), true);
+ * assert.equal(opened.has("other"), false);
+ * ```
+ */
+export class OpenedPads {
+  #pads = new Set<string>();
+
+  /** Note that the agent opened `padId`. */
+  add(padId: string): void {
+    this.#pads.delete(padId);
+    this.#pads.add(padId);
+    if (this.#pads.size > MAX_OPENED_PADS) {
+      this.#pads.delete(this.#pads.values().next().value as string);
+    }
+  }
+
+  /** Whether the agent opened `padId`. */
+  has(padId: string): boolean {
+    return this.#pads.has(padId);
+  }
 }
 
 /** What one call brings besides its arguments. */
@@ -190,10 +236,12 @@ export function toolResult(
 }
 
 /**
- * A fresh context for one agent on `backend`: its own read set and count
- * of subscriptions and waits, the backend's pads, HTTP client and tokens.
+ * A fresh context for one agent on `backend`: its own read set, opened
+ * pads and count of subscriptions and waits, its identity's pads, the
+ * backend's HTTP client and tokens.
  *
  * @param backend The process-wide state.
+ * @param identity The identity of the agent's session (`""`: unnamed).
  * @returns The context; nothing to close (the backend owns the pads).
  *
  * @example Call a tool without an MCP server
@@ -212,15 +260,20 @@ export function toolResult(
  * assert.equal(read.structuredContent.empty, true);
  * ```
  */
-export function createToolContext(backend: Backend): ToolContext {
+export function createToolContext(
+  backend: Backend,
+  identity: string = "",
+): ToolContext {
   return {
     config: backend.config,
     backend,
-    sessions: backend.sessions,
+    sessions: backend.pool(identity),
     http: backend.http,
     guard: backend.guard,
     readPads: new Set(),
     agent: crypto.randomUUID(),
     holds: new SessionHolds(),
+    identity,
+    openedPads: new OpenedPads(),
   };
 }

@@ -70,10 +70,10 @@ Deno.test("a client at level error hears nothing of a drop", async () => {
   assert.deepEqual(logged, []);
 });
 
-Deno.test("every MCP session on one backend hears the log, each at its own level", async () => {
+Deno.test("every MCP session on one backend that opened a pad hears of it, each at its own level; one that did not hears nothing", async () => {
   await using pads = await startPadServer();
   await using backend = createBackend(loadConfig({ RUSTPAD_URL: pads.url }));
-  const sessions = await Promise.all([0, 1].map(async () => {
+  const sessions = await Promise.all([0, 1, 2].map(async () => {
     const server = createServer(backend.config, { backend });
     const client = new Client({ name: "test-client", version: "1.0.0" });
     const [a, b] = InMemoryTransport.createLinkedPair();
@@ -90,7 +90,9 @@ Deno.test("every MCP session on one backend hears the log, each at its own level
   }));
   await sessions[0]!.client.setLoggingLevel("info");
   await sessions[1]!.client.setLoggingLevel("warning");
+  await sessions[2]!.client.setLoggingLevel("debug");
   await sessions[0]!.client.subscribeResource({ uri: "rustpad://pad/log-two" });
+  await sessions[1]!.client.readResource({ uri: "rustpad://pad/log-two" });
   pads.sendRaw("log-two", "{oops");
   await waitFor(
     () => sessions[0]!.logged.some((m) => m.startsWith("Reconnected")),
@@ -101,6 +103,8 @@ Deno.test("every MCP session on one backend hears the log, each at its own level
     "the drop message on the second session",
   );
   assert.ok(!sessions[1]!.logged.some((m) => m.startsWith("Reconnected")));
+  // The third session never opened the pad: at debug, it heard nothing.
+  assert.deepEqual(sessions[2]!.logged, []);
   for (const { client, server } of sessions) {
     await client.close();
     await server.close();

@@ -263,11 +263,15 @@ Deno.test("loadConfig() reads every variable at once", () => {
     RUSTPAD_TIMEOUT_MS: "5000",
     RUSTPAD_EMBEDDED_DB: "pads.sqlite",
     RUSTPAD_MAX_OPEN_PADS: "7",
+    RUSTPAD_MCP_TOKENS: "/etc/rustpad-mcp/tokens",
+    RUSTPAD_STATE_URL: "redis://127.0.0.1:6379/2",
+    RUSTPAD_STATE_PASSWORD: "hunter2",
   });
   assert.deepEqual({
     ...config,
     rustpadUrl: config.rustpadUrl.href,
     tools: [...config.tools],
+    stateUrl: config.stateUrl?.href,
   }, {
     rustpadUrl: "http://localhost:3030/pads/",
     tools: [
@@ -296,6 +300,9 @@ Deno.test("loadConfig() reads every variable at once", () => {
     keepAliveTimeoutMs: 5000,
     maxMessageBytes: 8_388_608,
     confirmSecret: undefined,
+    httpTokensFile: "/etc/rustpad-mcp/tokens",
+    stateUrl: "redis://127.0.0.1:6379/2",
+    statePassword: "hunter2",
     embeddedPublic: false,
     embeddedDatabase: "pads.sqlite",
   });

@@ -145,3 +145,48 @@ Deno.test("The HTTP allow-lists and limits parse and refuse bad values", () => {
     /^RUSTPAD_MCP_MAX_SESSIONS="0" is not accepted: expected an integer from 1 to 100000/,
   );
 });
+
+Deno.test("RUSTPAD_STATE_URL takes redis:// and rediss:// URLs with a database, and a refusal never shows a password", () => {
+  assert.equal(loadConfig({}).stateUrl, undefined);
+  assert.equal(
+    loadConfig({ RUSTPAD_STATE_URL: "redis://cache.internal:6380/3" }).stateUrl
+      ?.href,
+    "redis://cache.internal:6380/3",
+  );
+  assert.equal(
+    loadConfig({ RUSTPAD_STATE_URL: "rediss://:pw@cache.internal" }).stateUrl
+      ?.protocol,
+    "rediss:",
+  );
+  for (
+    const value of [
+      "http://cache.internal:6379",
+      "redis://",
+      "redis://cache.internal/db/extra",
+      "redis://cache.internal?x=1",
+      "cache.internal:6379",
+    ]
+  ) {
+    assert.match(
+      refusal({ RUSTPAD_STATE_URL: value }),
+      /^RUSTPAD_STATE_URL=.* is not accepted: expected redis:\/\/HOST\[:PORT\]\[\/DB\] or rediss:\/\//,
+      value,
+    );
+  }
+  const secret = "s3cr3t-password-never-shown";
+  const message = refusal({
+    RUSTPAD_STATE_URL: `redis://user:${secret}@cache.internal/x`,
+  });
+  assert.ok(!message.includes(secret), message);
+  assert.match(message, /credentials hidden/);
+});
+
+Deno.test("RUSTPAD_STATE_PASSWORD is kept as given and never echoed when refused", () => {
+  assert.equal(
+    loadConfig({ RUSTPAD_STATE_PASSWORD: "pa ss" }).statePassword,
+    "pa ss",
+  );
+  const message = refusal({ RUSTPAD_STATE_PASSWORD: "bad\u0007bell" });
+  assert.ok(!message.includes("bad"), message);
+  assert.match(message, /^RUSTPAD_STATE_PASSWORD=\(8 hidden characters\)/);
+});
