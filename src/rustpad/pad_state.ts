@@ -100,6 +100,11 @@ export class PadState {
     return () => copy.toString();
   }
 
+  /** {@linkcode PadState.text} as it is now, a buffer to read lines of later. */
+  textSnapshot(): Pick<TextBuffer, "window"> {
+    return this.#local.clone();
+  }
+
   /** {@linkcode PadState.text} as a buffer, to read lines of. */
   get textBuffer(): Pick<TextBuffer, "window"> {
     return this.#local;

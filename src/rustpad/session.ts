@@ -127,6 +127,16 @@ export class PadSession {
     return this.#state.textBuffer;
   }
 
+  /**
+   * {@linkcode PadSession.text} as it is now, to read lines of later (after
+   * an edit has been sent, say): a copy of the chunk list, not of the text.
+   *
+   * @returns The text as a buffer to read lines of.
+   */
+  textSnapshot(): Pick<TextBuffer, "window"> {
+    return this.#state.textSnapshot();
+  }
+
   /** The text at {@linkcode PadSession.revision}, as the server has it. */
   get serverText(): string {
     return this.#state.serverText;

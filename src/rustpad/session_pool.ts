@@ -48,9 +48,11 @@ interface Entry {
   /** The session once open; `undefined` while connecting or after failing. */
   ready?: PadSession;
   failed?: boolean;
-  idleTimer?: ReturnType<typeof setTimeout>;
+  idleTimer?: ReturnType<typeof setTimeout> | undefined;
   /** When it was last used, by the slots' stamps. */
   usedAt: number;
+  /** When it was last used, by `performance.now()`. */
+  lastUsed?: number;
 }
 
 /**
@@ -345,19 +347,35 @@ export class SessionPool {
 
   #touch(padId: string, entry: Entry): void {
     entry.usedAt = this.#slots.stamp();
+    entry.lastUsed = performance.now();
     if (this.#entries.get(padId) === entry) {
       // Most recently used: to the end of the eviction order.
       this.#entries.delete(padId);
       this.#entries.set(padId, entry);
     }
-    clearTimeout(entry.idleTimer);
+    // One timer per session, checked when it fires: a call touches its pad
+    // several times, and re-arming a timer each time costs more than the
+    // rest of the bookkeeping.
+    if (entry.idleTimer === undefined) this.#armIdle(padId, entry);
+  }
+
+  #armIdle(padId: string, entry: Entry): void {
+    const idleMs = this.#options.idleMs ?? 120_000;
+    const wait = Math.max(
+      0,
+      (entry.lastUsed ?? 0) + idleMs - performance.now(),
+    );
     entry.idleTimer = setTimeout(async () => {
+      entry.idleTimer = undefined;
+      if (performance.now() - (entry.lastUsed ?? 0) < idleMs) {
+        return this.#armIdle(padId, entry);
+      }
       const session = await entry.session.catch(() => undefined);
       // Never cut an edit short: wait for its acknowledgement first.
       if (session?.hasPendingEdits || this.#retained.has(padId)) {
         this.#touch(padId, entry);
       } else await this.#drop(padId, entry);
-    }, this.#options.idleMs ?? 120_000);
+    }, wait);
     // An idle session must not keep the process alive.
     Deno.unrefTimer(entry.idleTimer as unknown as number);
   }

@@ -19,6 +19,9 @@ export interface FenceOptions {
 
 const BOUNDARY_BYTES = 16;
 
+/** What every marker holds, in any case. */
+const MARKER = /untrusted-/i;
+
 function randomBoundary(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(BOUNDARY_BYTES));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0"))
@@ -30,7 +33,8 @@ function randomBoundary(): string {
  * says to treat the content as data, then `<untrusted-X>`, a newline, the
  * content verbatim and, right where it ends, `</untrusted-X>`. `X` is 32
  * hexadecimal digits (16 bytes from `crypto.getRandomValues`), fresh per
- * call and drawn again if the content contains it in any case. The content
+ * call and drawn again if the content holds a marker and the boundary, in
+ * any case. The content
  * is exactly the text between the newline after the opening marker and the
  * closing marker, so whether it ends with a newline shows: the closing
  * marker is then on a line of its own, else at the end of the last line.
@@ -67,10 +71,13 @@ export function fenceUntrusted(
       }`,
     );
   }
-  // A case-insensitive search for the hex boundary; lowering a 200,000
-  // character pad to compare would cost twenty times as much.
+  // Only a marker can close the fence, and every marker holds "untrusted-":
+  // without one (almost always) no boundary can clash, and no pattern need
+  // be compiled. With one, a case-insensitive search for the hex boundary
+  // (lowering a 200,000 character pad to compare would cost far more).
+  const markers = MARKER.test(content);
   const contains = (boundary: string) =>
-    new RegExp(boundary, "i").test(content);
+    markers && new RegExp(boundary, "i").test(content);
   let boundary = randomBoundary();
   while (contains(boundary)) boundary = randomBoundary();
   const marker = `untrusted-${boundary}`;

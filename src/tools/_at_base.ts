@@ -136,13 +136,19 @@ export function planConflicts(
   return found.map((conflict) => report(context, session, conflict));
 }
 
+/** The plan rebased onto the session's text, sending nothing. */
+export function rebasePlan(session: PadSession, plan: Plan): TextOperation {
+  const operation = session.rebase(plan.operation, plan.base);
+  checkResultLength(session.padId, session.length, operation.targetLength);
+  return operation;
+}
+
 /** The plan rebased onto the session's text, with its diff, sending nothing. */
 export function preview(
   session: PadSession,
   plan: Plan,
 ): { operation: TextOperation; diff: Diff } {
-  const operation = session.rebase(plan.operation, plan.base);
-  checkResultLength(session.padId, session.length, operation.targetLength);
+  const operation = rebasePlan(session, plan);
   return { operation, diff: unifiedDiff(session.textBuffer, operation) };
 }
 
@@ -165,7 +171,6 @@ export async function submitPlan(
   padId: string,
   plan: Plan,
 ): Promise<Submitted> {
-  let diff: Diff = { diff: "", truncated: false };
   let rebased = false;
   await learnAuthorsSince(context, padId, plan.base);
   try {
@@ -173,12 +178,10 @@ export async function submitPlan(
       checkBase(live, plan.base);
       const conflicts = planConflicts(context, live, plan);
       if (conflicts.length > 0) throw new Refused(conflicts);
-      const built = preview(live, plan);
-      diff = built.diff;
       rebased = live.revision !== plan.base || live.hasPendingEdits;
-      return built.operation;
+      return rebasePlan(live, plan);
     });
-    return { kind: "applied", written, diff, rebased };
+    return { kind: "applied", written, diff: written.diff, rebased };
   } catch (error) {
     if (error instanceof Refused) {
       return { kind: "conflict", conflicts: error.conflicts };
@@ -230,13 +233,8 @@ export async function writeAtBaseOr(
       result: conflictResult(padId, latest.revision, submitted.conflicts),
     };
   }
-  let diff: Diff = { diff: "", truncated: false };
-  const written = await gate.edit(padId, (live) => {
-    const operation = build(live);
-    diff = unifiedDiff(live.textBuffer, operation);
-    return operation;
-  });
-  return { kind: "written", written, diff };
+  const written = await gate.edit(padId, build);
+  return { kind: "written", written, diff: written.diff };
 }
 
 /**

@@ -15,6 +15,7 @@ import type {
   ConfirmationRequest,
 } from "../safety/confirmation.ts";
 import { refuseLoneSurrogates } from "./_lone_surrogates.ts";
+import { type Diff, unifiedDiff } from "../text/diff.ts";
 import { checkAvoidPeople } from "./_presence.ts";
 import { confirm } from "./_shared.ts";
 import type { ToolCall, ToolContext } from "./tool.ts";
@@ -34,6 +35,8 @@ interface Landed {
 
 /** What an edit through the gate did: the pool's outcome and where it landed. */
 export interface WriteOutcome extends EditOutcome {
+  /** The diff of the operation sent, on the text it was built on. */
+  diff: Diff;
   /**
    * The edit's index in the pad's history (its revision less one), or
    * `undefined` if a recovered edit can no longer be found there.
@@ -82,6 +85,8 @@ export interface WriteAnnotations {
   readonly destructiveHint: boolean;
 }
 
+const NO_DIFF: Diff = { diff: "", truncated: false };
+
 /** The gate for one call of `tool`. */
 export function writeGate(
   context: ToolContext,
@@ -114,6 +119,7 @@ export function writeGate(
         );
       }
       let sent = { author: 0n as UserId, revision: 0 };
+      let diff: Promise<Diff> = Promise.resolve(NO_DIFF);
       const outcome = await sendEdit(context, padId, keyed, (session) => {
         const operation = build(session);
         // Nothing to send: no revision, no waiter woken (see NothingToChange).
@@ -121,6 +127,12 @@ export function writeGate(
         refuseLoneSurrogates(padId, () => session.text, operation);
         if (avoidPeople) checkAvoidPeople(context, padId, session, operation);
         sent = { author: session.userId, revision: session.revision };
+        // Made while the edit travels (the microtask runs once it is sent),
+        // off the path of the answer, on the text it was built on.
+        const before = session.textSnapshot();
+        diff = new Promise((resolve) =>
+          queueMicrotask(() => resolve(unifiedDiff(before, operation)))
+        );
         return operation;
       });
       const at = outcome.recovered
@@ -135,6 +147,7 @@ export function writeGate(
         recovered: outcome.recovered,
         at,
         author: sent.author,
+        diff: await diff,
       };
       landed.push({ padId, outcome: written, kind });
       return written;

@@ -7,7 +7,7 @@
  */
 
 import { z } from "zod";
-import { type Diff, unifiedDiff } from "../text/diff.ts";
+import { unifiedDiff } from "../text/diff.ts";
 import { LivePads } from "../backend/live_pads.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { LoggedOperation } from "../rustpad/revision_log.ts";
@@ -238,7 +238,6 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
       if (!(error instanceof EmptyUndo)) throw error;
       throw emptied(live, agent, id, undone, error.revision);
     }
-    const session = await context.sessions.get(id);
     if (written.at !== undefined) {
       live.undo.markUndo(agent, id, written.at, written.author, undone);
     }
@@ -256,9 +255,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
       `Undid your edit of revision ${
         undone + 1
       } on pad "${id}" (now revision ${written.revision}; ${remaining} more undoable).`,
-      written.at === undefined
-        ? { diff: "", truncated: false }
-        : diffAt(session, written.at),
+      written.diff,
     );
   },
 });
@@ -298,15 +295,4 @@ function emptied(
       live.undo.count(agent, id)
     } left)`,
   );
-}
-
-/** The diff the operation at `revision` made; empty if no longer kept. */
-function diffAt(session: PadSession, revision: number): Diff {
-  try {
-    const [entry] = session.operationsSince(revision);
-    if (entry) return unifiedDiff(session.textAt(revision), entry.operation);
-  } catch {
-    // Too old to rebuild: the result says so by an empty diff.
-  }
-  return { diff: "", truncated: false };
 }

@@ -7,9 +7,8 @@
 
 import { z } from "zod";
 import { codePointLength } from "../ot/code_points.ts";
-import { type Diff, unifiedDiff } from "../text/diff.ts";
+import type { Diff } from "../text/diff.ts";
 import { appendOperation } from "../text/edits.ts";
-import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import {
   checkResultLength,
@@ -81,14 +80,11 @@ async function append(
   { revision: number; length: number; recovered: boolean; diff: Diff }
 > {
   const added = codePointLength(text);
-  let diff: Diff = { diff: "", truncated: false };
   const written = await gate.edit(padId, (session: PadSession) => {
     checkResultLength(padId, session.length, session.length + added);
-    const operation: TextOperation = appendOperation(session.length, text);
-    diff = unifiedDiff(session.textBuffer, operation);
-    return operation;
+    return appendOperation(session.length, text);
   });
-  const { revision, length, recovered } = written;
+  const { revision, length, recovered, diff } = written;
   return { revision, length, recovered, diff };
 }
 
