@@ -162,6 +162,7 @@ export {
   type IdempotencyStoreOptions,
   type IdempotentOutcome,
   type UsedTokens,
+  UsedTokensInMemory,
 } from "./src/safety/mod.ts";
 export {
   type AuthorLedger,

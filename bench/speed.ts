@@ -173,7 +173,11 @@ const mcp = await stdioClient("mod.ts", pad.url);
 const ping = await timed(many, () => mcp.ping());
 const appendSmall = await timed(
   many,
-  () => callTool(mcp, "append_to_document", { id: "bench-append", text: "a" }),
+  () =>
+    callTool(mcp, "append_to_document", {
+      id: "bench-append",
+      text: "a line\n",
+    }),
 );
 row(
   "append_to_document, small pad",
@@ -184,7 +188,7 @@ row(
 );
 const appendBusy = await timed(
   many,
-  () => callTool(mcp, "append_to_document", { id: BUSY, text: "a" }),
+  () => callTool(mcp, "append_to_document", { id: BUSY, text: "a line\n" }),
 );
 row(
   "append_to_document, busy pad",

@@ -12,6 +12,7 @@
 
 import type { UserId } from "../rustpad/protocol.ts";
 import type { UsedTokens } from "../safety/confirmation.ts";
+import { UsedTokensInMemory } from "../safety/used_tokens.ts";
 import {
   IdempotencyKeyReusedError,
   IdempotencyStore,
@@ -214,25 +215,6 @@ class IdempotencyInMemory implements IdempotencyLedger {
   }
 }
 
-/** Redeemed tokens in this process, pruned once expired. */
-class UsedTokensInMemory implements UsedTokens {
-  readonly #used = new Map<string, number>();
-
-  has(nonce: string): boolean {
-    const now = Date.now();
-    for (const [nonce, expiry] of this.#used) {
-      if (expiry <= now) this.#used.delete(nonce);
-    }
-    return this.#used.has(nonce);
-  }
-
-  use(nonce: string, expiresAt: number): boolean {
-    if (this.has(nonce)) return false;
-    this.#used.set(nonce, expiresAt);
-    return true;
-  }
-}
-
 /**
  * The shared state of one process alone: what a single server needs.
  *
@@ -253,7 +235,7 @@ export class MemoryState implements StateStore {
   /** Always `memory`. */
   readonly location = "memory";
   /** Redeemed tokens of this process. */
-  readonly usedTokens: UsedTokens = new UsedTokensInMemory();
+  readonly usedTokens: UsedTokens = new UsedTokensInMemory(Date.now);
   /** Idempotency records of this process. */
   readonly idempotency: IdempotencyLedger = new IdempotencyInMemory();
   /** Connections' identities in this process. */

@@ -18,6 +18,7 @@
  */
 
 import { canonicalJson, digest, TokenCodec } from "./_confirm_token.ts";
+import { UsedTokensInMemory } from "./used_tokens.ts";
 import {
   CONFIRMATION_SCHEMA,
   type ConfirmationContext,
@@ -276,29 +277,5 @@ export class ConfirmationGuard {
     // replica or two sharing the record, one gets through.
     if (!await this.#used.use(nonce, payload.e)) throw reused();
     return { status: "confirmed" };
-  }
-}
-
-/** Redeemed nonces in this process, with their expiry, pruned once expired. */
-class UsedTokensInMemory implements UsedTokens {
-  readonly #used = new Map<string, number>();
-  readonly #now: () => number;
-
-  constructor(now: () => number) {
-    this.#now = now;
-  }
-
-  has(nonce: string): boolean {
-    const now = this.#now();
-    for (const [nonce, expiry] of this.#used) {
-      if (expiry <= now) this.#used.delete(nonce);
-    }
-    return this.#used.has(nonce);
-  }
-
-  use(nonce: string, expiresAt: number): boolean {
-    if (this.has(nonce)) return false;
-    this.#used.set(nonce, expiresAt);
-    return true;
   }
 }

@@ -34,3 +34,4 @@ export {
   type IdempotencyStoreOptions,
   type IdempotentOutcome,
 } from "./idempotency.ts";
+export { UsedTokensInMemory } from "./used_tokens.ts";

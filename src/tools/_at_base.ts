@@ -136,6 +136,21 @@ export function planConflicts(
   return found.map((conflict) => report(context, session, conflict));
 }
 
+/**
+ * The result refusing `plan` if someone changed what it replaces since its
+ * base, else `undefined`. `canMerge` when the tool takes `on_conflict`.
+ */
+export function refusal(
+  context: ToolContext,
+  session: PadSession,
+  plan: Plan,
+  canMerge = false,
+): ToolResult | undefined {
+  const conflicts = planConflicts(context, session, plan);
+  if (conflicts.length === 0) return undefined;
+  return conflictResult(session.padId, session.revision, conflicts, canMerge);
+}
+
 /** The plan rebased onto the session's text, sending nothing. */
 export function rebasePlan(session: PadSession, plan: Plan): TextOperation {
   const operation = session.rebase(plan.operation, plan.base);

@@ -275,6 +275,32 @@ export function writtenResult(
   return untrustedResult(content, summary, diff.diff, `pad "${structured.id}"`);
 }
 
+/**
+ * An applied write's result: the pad's url, revision and length after it,
+ * what else the tool reports (`extra`), and the diff.
+ */
+export function appliedResult(
+  context: ToolContext,
+  id: string,
+  pad: { revision: number; length: number },
+  summary: string,
+  diff: Diff,
+  extra: Record<string, unknown> = {},
+): ToolResult {
+  return writtenResult(
+    {
+      status: "applied",
+      id,
+      url: padUrl(context, id),
+      revision: pad.revision,
+      length: pad.length,
+      ...extra,
+    },
+    summary,
+    diff,
+  );
+}
+
 /** Add who was at the change to an applied write's result, if anyone. */
 function withPeopleNearby(
   result: ToolResult,

@@ -19,8 +19,8 @@ import {
   conflictsShape,
   onConflictSchema,
   type Plan,
-  planConflicts,
   preview,
+  refusal,
   submitPlan,
 } from "./_at_base.ts";
 import {
@@ -29,9 +29,9 @@ import {
   countSchema,
   objectSchema,
   padIdSchema,
-  padUrl,
 } from "./_shared.ts";
 import {
+  appliedResult,
   defineWriteTool,
   idempotencyKeySchema,
   notConfirmed,
@@ -166,10 +166,8 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
       refuseConflicts: base_revision !== undefined &&
         on_conflict !== "merge",
     };
-    const conflicts = planConflicts(context, session, plan);
-    if (conflicts.length > 0) {
-      return conflictResult(id, session.revision, conflicts, true);
-    }
+    const refused = refusal(context, session, plan, true);
+    if (refused) return refused;
     const baseLength = batch.operation.baseLength;
     const destroys = batch.replacesMany ||
       (baseLength > 0 && batch.deleted * 2 > baseLength);
@@ -229,22 +227,20 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
       );
     }
     const { written, diff, rebased } = submitted;
-    return writtenResult(
-      {
-        status: "applied",
-        id,
-        url: padUrl(context, id),
-        revision: written.revision,
-        length: written.length,
-        edits_applied: edits.length,
-        rebased,
-      },
+    return appliedResult(
+      context,
+      id,
+      written,
       `Applied ${edits.length} ${
         edits.length === 1 ? "edit" : "edits"
       } to pad "${id}": it now has ${written.length} code points (revision ${written.revision})${
         rebased ? `, rebased over edits made since revision ${base}` : ""
       }.`,
       diff,
+      {
+        edits_applied: edits.length,
+        rebased,
+      },
     );
   },
 });

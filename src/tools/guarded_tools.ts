@@ -20,11 +20,10 @@ import { notFoundHint, withoutLineNumbers } from "../text/lines.ts";
 import {
   baseRevisionSchema,
   checkBase,
-  conflictResult,
   conflictsShape,
   occurrenceRanges,
   type Plan,
-  planConflicts,
+  refusal,
   replacedRange,
   writeAtBaseOr,
 } from "./_at_base.ts";
@@ -34,17 +33,16 @@ import {
   countField,
   objectSchema,
   padIdSchema,
-  padUrl,
   textSchema,
 } from "./_shared.ts";
 import {
+  appliedResult,
   defineWriteTool,
   idempotencyKeySchema,
   notConfirmed,
   unchangedResult,
   writeOutputShape,
   writeStatus,
-  writtenResult,
 } from "./_write.ts";
 import { avoidPeopleSchema } from "./_presence.ts";
 import type { ToolDefinition } from "./tool.ts";
@@ -100,7 +98,6 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   async write({ id, text, base_revision, confirm_token }, gate, context) {
     const session = await context.sessions.get(id);
     const current = session.text;
-    const url = padUrl(context, id);
     if (current === text) {
       return unchangedResult(
         context,
@@ -124,10 +121,8 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
         ranges: [replacedRange(operation)],
         refuseConflicts: true,
       };
-      const conflicts = planConflicts(context, session, plan);
-      if (conflicts.length > 0) {
-        return conflictResult(id, session.revision, conflicts);
-      }
+      const refused = refusal(context, session, plan);
+      if (refused) return refused;
     }
     const outcome = await gate.confirm(
       {
@@ -148,14 +143,10 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
     });
     if (write.kind === "refused") return write.result;
     const { written, diff } = write;
-    return writtenResult(
-      {
-        status: "applied",
-        id,
-        url,
-        revision: written.revision,
-        length: written.length,
-      },
+    return appliedResult(
+      context,
+      id,
+      written,
       `Replaced the text of pad "${id}": it now has ${written.length} code points (revision ${written.revision}).`,
       diff,
     );
@@ -229,10 +220,8 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
         ranges,
         refuseConflicts: true,
       };
-      const conflicts = planConflicts(context, session, plan);
-      if (conflicts.length > 0) {
-        return conflictResult(id, session.revision, conflicts);
-      }
+      const refused = refusal(context, session, plan);
+      if (refused) return refused;
     }
     const outcome = await gate.confirm(
       {
@@ -262,19 +251,17 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
     });
     if (write.kind === "refused") return write.result;
     const { written, diff } = write;
-    return writtenResult(
-      {
-        status: "applied",
-        id,
-        url: padUrl(context, id),
-        revision: written.revision,
-        length: written.length,
-        replacements: count,
-      },
+    return appliedResult(
+      context,
+      id,
+      written,
       `Replaced ${count} ${
         count === 1 ? "occurrence" : "occurrences"
       } in pad "${id}": it now has ${written.length} code points (revision ${written.revision}).`,
       diff,
+      {
+        replacements: count,
+      },
     );
   },
 });

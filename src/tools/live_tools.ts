@@ -13,11 +13,11 @@ import type { TextOperation } from "../ot/operation.ts";
 import type { LoggedOperation } from "../rustpad/revision_log.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import {
+  appliedResult,
   defineWriteTool,
   idempotencyKeySchema,
   notConfirmed,
   writeOutputShape,
-  writtenResult,
 } from "./_write.ts";
 import {
   confirmTokenSchema,
@@ -25,7 +25,6 @@ import {
   countSchema,
   objectSchema,
   padIdSchema,
-  padUrl,
   result,
   untrustedResult,
 } from "./_shared.ts";
@@ -242,20 +241,18 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
       live.undo.markUndo(agent, id, written.at, written.author, undone);
     }
     const remaining = live.undo.count(agent, id);
-    return writtenResult(
-      {
-        status: "applied",
-        id,
-        url: padUrl(context, id),
-        revision: written.revision,
-        length: written.length,
-        undone_revision: undone + 1,
-        remaining,
-      },
+    return appliedResult(
+      context,
+      id,
+      written,
       `Undid your edit of revision ${
         undone + 1
       } on pad "${id}" (now revision ${written.revision}; ${remaining} more undoable).`,
       written.diff,
+      {
+        undone_revision: undone + 1,
+        remaining,
+      },
     );
   },
 });

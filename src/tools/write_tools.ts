@@ -20,6 +20,7 @@ import {
   textSchema,
 } from "./_shared.ts";
 import {
+  appliedResult,
   askedShape,
   defineWriteTool,
   idempotencyKeySchema,
@@ -27,7 +28,6 @@ import {
   type WriteGate,
   writeOutputShape,
   writeStatus,
-  writtenResult,
 } from "./_write.ts";
 import type { ToolDefinition } from "./tool.ts";
 
@@ -151,19 +151,17 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
     const latest = await context.sessions.get(id);
     if (language !== undefined) await latest.setLanguage(language);
     const url = padUrl(context, id);
-    return writtenResult(
-      {
-        status: "applied",
-        id,
-        url,
-        revision: latest.revision,
-        length: latest.length,
-        language: latest.language,
-      },
+    return appliedResult(
+      context,
+      id,
+      latest,
       `Created pad "${id}" at ${url} with ${codePointLength(text)} code points${
         language === undefined ? "" : ` and language ${language}`
       } (revision ${latest.revision}).`,
       diff,
+      {
+        language: latest.language,
+      },
     );
   },
 });
@@ -202,25 +200,22 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
       if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
     }
     const appended = await append(gate, id, text);
-    const url = padUrl(context, id);
     const note = appended.recovered
       ? "The connection dropped before Rustpad acknowledged the edit; the pad's history shows it landed."
       : undefined;
-    return writtenResult(
-      {
-        status: "applied",
-        id,
-        url,
-        revision: appended.revision,
-        length: appended.length,
-        ...(note && { note }),
-      },
+    return appliedResult(
+      context,
+      id,
+      appended,
       `Appended ${
         codePointLength(text)
       } code points to pad "${id}"; it now has ${appended.length} (revision ${appended.revision}).${
         note ? ` ${note}` : ""
       }`,
       appended.diff,
+      {
+        ...(note && { note }),
+      },
     );
   },
 });
