@@ -5,25 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CONFIG_VARIABLES, TOOL_NAMES, VERSION } from "../../mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
-
-const MOD = new URL("../../mod.ts", import.meta.url).pathname;
-
-async function run(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD, ...args],
-    env: { NO_COLOR: "1", ...env },
-    stdin: "null",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return {
-    code: output.code,
-    stdout: decode(output.stdout),
-    stderr: decode(output.stderr),
-  };
-}
+import { MOD, runMod } from "./_run.ts";
 
 Deno.test("the stdio server serves a real MCP client and exits when stdin closes", async () => {
   await using pads = await startPadServer();
@@ -59,7 +41,7 @@ Deno.test("the stdio server serves a real MCP client and exits when stdin closes
 });
 
 Deno.test("`--help` lists every configuration variable", async () => {
-  const { code, stdout } = await run(["--help"]);
+  const { code, stdout } = await runMod(["--help"]);
   assert.equal(code, 0);
   for (const variable of CONFIG_VARIABLES) {
     assert.ok(stdout.includes(variable.name), `--help names ${variable.name}`);
@@ -67,13 +49,13 @@ Deno.test("`--help` lists every configuration variable", async () => {
 });
 
 Deno.test("`--version` prints the version", async () => {
-  const { code, stdout } = await run(["--version"]);
+  const { code, stdout } = await runMod(["--version"]);
   assert.equal(code, 0);
   assert.equal(stdout.trim(), `rustpad-mcp ${VERSION}`);
 });
 
 Deno.test("an unknown flag stops with exit code 2 and one line on stderr", async () => {
-  const { code, stderr, stdout } = await run(["--port", "3"]);
+  const { code, stderr, stdout } = await runMod(["--port", "3"]);
   assert.equal(code, 2);
   assert.equal(stdout, "");
   assert.equal(stderr.trim().split("\n").length, 1);
@@ -91,7 +73,7 @@ for (
   ] as const
 ) {
   Deno.test(`a bad ${variable} stops the server with exit code 2 naming the variable and value`, async () => {
-    const { code, stderr, stdout } = await run([], { [variable]: value });
+    const { code, stderr, stdout } = await runMod([], { [variable]: value });
     assert.equal(code, 2);
     assert.equal(stdout, "");
     const lines = stderr.trim().split("\n");

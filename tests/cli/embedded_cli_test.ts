@@ -7,8 +7,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { waitFor } from "../_wait.ts";
+import { MOD, runMod } from "./_run.ts";
 
-const MOD = new URL("../../mod.ts", import.meta.url).pathname;
 const BANNER =
   /embedded pad server at (http:\/\/127\.0\.0\.1:\d+\/) \((.*?)\); open \1#NAME in a browser/;
 
@@ -47,23 +47,6 @@ async function embedded(
     async [Symbol.asyncDispose]() {
       await client.close();
     },
-  };
-}
-
-async function run(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD, ...args],
-    env: { NO_COLOR: "1", ...env },
-    stdin: "null",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return {
-    code: output.code,
-    stdout: decode(output.stdout),
-    stderr: decode(output.stderr),
   };
 }
 
@@ -121,7 +104,7 @@ Deno.test("with RUSTPAD_EMBEDDED_DB the embedded pads survive a restart of the M
 });
 
 Deno.test("--embedded on an address other than loopback is refused in one line with exit code 2 while RUSTPAD_EMBEDDED_PUBLIC is not true", async () => {
-  const { code, stdout, stderr } = await run(["--embedded", "0.0.0.0:0"]);
+  const { code, stdout, stderr } = await runMod(["--embedded", "0.0.0.0:0"]);
   assert.equal(code, 2);
   assert.equal(stdout, "");
   assert.deepEqual(stderr.trim().split("\n"), [
@@ -131,12 +114,12 @@ Deno.test("--embedded on an address other than loopback is refused in one line w
 
 Deno.test("--embedded on a port in use, or with a value that is not [HOST:]PORT, stops with one line and exit code 2", async () => {
   await using taken = await startPadServer();
-  const busy = await run(["--embedded", String(taken.port)]);
+  const busy = await runMod(["--embedded", String(taken.port)]);
   assert.equal(busy.code, 2);
   assert.deepEqual(busy.stderr.trim().split("\n"), [
     `rustpad-mcp: Cannot serve the embedded pad server on 127.0.0.1:${taken.port} as the address is in use: choose another port, or none for a free one`,
   ]);
-  const bad = await run(["--embedded", "port-eighty"]);
+  const bad = await runMod(["--embedded", "port-eighty"]);
   assert.equal(bad.code, 2);
   assert.match(
     bad.stderr.trim(),
