@@ -253,11 +253,11 @@ export class SessionSocket {
     if (send) this.send({ Edit: send });
     this.#waits.acknowledge(() => {
       // Joined only if someone reads it: most writes never do.
-      const text = this.#state.textLater();
+      const text = this.#state.textSnapshot();
       return {
         revision: this.#state.revision,
         get text(): string {
-          return text();
+          return text.toString();
         },
       };
     });

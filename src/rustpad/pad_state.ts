@@ -90,24 +90,14 @@ export class PadState {
   }
 
   /**
-   * {@linkcode PadState.text} as it is now, to read later: a copy of the
-   * chunk list, not of the text, which is joined only if asked for.
+   * {@linkcode PadState.text} as it is now, to read (lines of, or whole)
+   * later: a copy of the chunk list, not of the text, which is joined only
+   * if asked for.
    *
-   * @returns Reads the text as it was at this call.
+   * @returns The text as it was at this call.
    */
-  textLater(): () => string {
-    const copy = this.#local.clone();
-    return () => copy.toString();
-  }
-
-  /** {@linkcode PadState.text} as it is now, a buffer to read lines of later. */
-  textSnapshot(): Pick<TextBuffer, "window"> {
+  textSnapshot(): Pick<TextBuffer, "window" | "toString"> {
     return this.#local.clone();
-  }
-
-  /** {@linkcode PadState.text} as a buffer, to read lines of. */
-  get textBuffer(): Pick<TextBuffer, "window"> {
-    return this.#local;
   }
 
   /** The text at {@linkcode PadState.revision}, as the server has it. */

@@ -120,16 +120,9 @@ export class PadSession {
   }
 
   /**
-   * {@linkcode PadSession.text} as a buffer to read lines of (a diff's
-   * window) without joining the whole text; valid until the next change.
-   */
-  get textBuffer(): Pick<TextBuffer, "window"> {
-    return this.#state.textBuffer;
-  }
-
-  /**
-   * {@linkcode PadSession.text} as it is now, to read lines of later (after
-   * an edit has been sent, say): a copy of the chunk list, not of the text.
+   * {@linkcode PadSession.text} as it is now, to read lines of later (a
+   * diff's window, after the edit has been sent) without joining the whole
+   * text: a copy of the chunk list, not of the text.
    *
    * @returns The text as a buffer to read lines of.
    */

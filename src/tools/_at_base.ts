@@ -164,7 +164,7 @@ export function preview(
   plan: Plan,
 ): { operation: TextOperation; diff: Diff } {
   const operation = rebasePlan(session, plan);
-  return { operation, diff: unifiedDiff(session.textBuffer, operation) };
+  return { operation, diff: unifiedDiff(session.textSnapshot(), operation) };
 }
 
 class Refused extends Error {
