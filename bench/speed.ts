@@ -8,8 +8,10 @@
  *   edit round trip, on a small pad and on the busy one;
  * - whole `get_document`, a 2,000-line `read_lines`, literal and regex
  *   `search_document` and a 10-edit `edit_document` on the busy pad against
- *   a bare `GET` of its text, and `get_document` against a bare relay of
- *   `GET /api/text` through the SDK (what a server that only relays does);
+ *   a bare `GET` of its text;
+ * - `get_document` against a bare relay of `GET /api/text` through the SDK
+ *   (what a server that only relays does), inside the server and end to
+ *   end through the SDK client;
  * - the first call on the busy pad (connect, fold the history, answer)
  *   against a raw socket's connect-and-history;
  * - 100 concurrent appends over one client against 100 edits pipelined on
@@ -18,7 +20,11 @@
  * The busy pad has 200,000 code points and a 10,000-edit history (the
  * fixture of `replay.ts`). Every process is its own, as in production: the
  * pad server, the bare floor server, the MCP server and the relay, each
- * spoken to over stdio or loopback by this one.
+ * spoken to over stdio or loopback by this one. Calls are timed inside the
+ * server, from the request written to the answer's last byte read, by a
+ * bare JSON-RPC peer (`_raw_rpc.ts`), and so are their floors (`ping`);
+ * rows marked "end to end" go through the SDK's `Client`, whose read buffer
+ * costs grow with the square of an answer's size.
  *
  * Run: `deno run -A bench/speed.ts [--quick]` (`deno task bench` runs it
  * after the micro benchmarks). Exit code 1 if a target is missed.
@@ -26,89 +32,23 @@
  * @module
  */
 
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { DOCUMENT_LENGTH, EDIT_COUNT, replayFixture } from "./replay.ts";
+import { RawRpc } from "./_raw_rpc.ts";
+import {
+  callTool,
+  median,
+  printRows,
+  type Row,
+  spawnServer,
+  stdioClient,
+  timed,
+  timedInside,
+} from "./_speed_tools.ts";
 import { RawSocket } from "./_raw_socket.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const QUICK = Deno.args.includes("--quick");
 const BUSY = "bench-busy";
-
-/** A child process that prints its URL on its first line of stdout. */
-async function spawnServer(
-  args: string[],
-): Promise<{ url: string; child: Deno.ChildProcess }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...args],
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream())
-    .getReader();
-  let output = "";
-  while (!output.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`Cannot start ${args.join(" ")}`);
-    output += value;
-  }
-  reader.releaseLock();
-  const url = output.match(/http:\/\/[^\s]+/)?.[0];
-  if (url === undefined) throw new Error(`No URL from ${args.join(" ")}`);
-  return { url: url.replace(/\/$/, ""), child };
-}
-
-/** An SDK client over stdio to `script` (mod.ts or the relay). */
-async function stdioClient(
-  script: string,
-  rustpadUrl: string,
-  args: string[] = [],
-): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", `${ROOT}${script}`, ...args],
-    env: {
-      ...Deno.env.toObject(),
-      RUSTPAD_URL: rustpadUrl,
-      RUSTPAD_CONFIRM: "never",
-    },
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-/** The median time of `runs` calls of `task`, after `warm` unmeasured. */
-async function timed(
-  runs: number,
-  task: (i: number) => Promise<unknown>,
-  warm = 3,
-): Promise<number> {
-  for (let i = 0; i < warm; i++) await task(-1 - i);
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    await task(i);
-    times.push(performance.now() - start);
-  }
-  return median(times);
-}
-
-interface Row {
-  what: string;
-  ms: number;
-  floor: string;
-  floorMs: number;
-  target: number;
-}
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -121,18 +61,6 @@ function row(
   target: number,
 ): void {
   rows.push({ what, ms, floor, floorMs, target });
-}
-
-async function callTool(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const result = await client.callTool({ name, arguments: args });
-  if (result.isError) {
-    throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-  }
-  return result.structuredContent as Record<string, unknown>;
 }
 
 // The fixture: the busy pad's text and history.
@@ -168,13 +96,15 @@ row(
 );
 const busyRtt = await timed(many, () => busy.append("x"));
 
-// 2. The write path.
-const mcp = await stdioClient("mod.ts", pad.url);
-const ping = await timed(many, () => mcp.ping());
-const appendSmall = await timed(
+// 2. The write path, timed inside the server against a ping timed the same
+// way.
+const env = { RUSTPAD_URL: pad.url, RUSTPAD_CONFIRM: "never" };
+const rpc = await RawRpc.start(`${ROOT}mod.ts`, env);
+const ping = await timed(many, () => rpc.call("ping", {}));
+const appendSmall = await timedInside(
   many,
   () =>
-    callTool(mcp, "append_to_document", {
+    rpc.timeTool("append_to_document", {
       id: "bench-append",
       text: "a line\n",
     }),
@@ -186,9 +116,9 @@ row(
   ping + smallRtt,
   1.5,
 );
-const appendBusy = await timed(
+const appendBusy = await timedInside(
   many,
-  () => callTool(mcp, "append_to_document", { id: BUSY, text: "a line\n" }),
+  () => rpc.timeTool("append_to_document", { id: BUSY, text: "a line\n" }),
 );
 row(
   "append_to_document, busy pad",
@@ -199,62 +129,94 @@ row(
 );
 
 // 3. Big-pad calls against the bare GET of the same text.
-const read = await callTool(mcp, "get_document", { id: BUSY });
-const getDocument = await timed(
+const getDocument = await timedInside(
   runs,
-  () => callTool(mcp, "get_document", { id: BUSY }),
+  () => rpc.timeTool("get_document", { id: BUSY }),
 );
 row("get_document, whole busy pad", getDocument, "bare GET", bareGet, 2);
-const readLines = await timed(
+const readLines = await timedInside(
   runs,
-  () => callTool(mcp, "read_lines", { id: BUSY, start_line: 1 }),
+  () => rpc.timeTool("read_lines", { id: BUSY, start_line: 1 }),
 );
 row("read_lines, 2,000 lines", readLines, "bare GET", bareGet, 2);
-const literal = await timed(
+const literal = await timedInside(
   runs,
-  () => callTool(mcp, "search_document", { id: BUSY, pattern: "needle" }),
+  () => rpc.timeTool("search_document", { id: BUSY, pattern: "needle" }),
 );
 row("search_document, literal", literal, "bare GET", bareGet, 2);
-const regex = await timed(
+const regex = await timedInside(
   runs,
   () =>
-    callTool(mcp, "search_document", {
+    rpc.timeTool("search_document", {
       id: BUSY,
       pattern: "ne+dle|[0-9]{4}x",
       regex: true,
     }),
 );
 row("search_document, regex, no match", regex, "bare GET", bareGet, 10);
-let regexMatches = 0;
-const regexFound = await timed(runs, async () => {
-  const found = await callTool(mcp, "search_document", {
-    id: BUSY,
-    pattern: "ab+c|é😀",
-    regex: true,
-  });
-  regexMatches = found.total_matches as number;
-});
+const found = await rpc.call("tools/call", {
+  name: "search_document",
+  arguments: { id: BUSY, pattern: "ab+c|é😀", regex: true },
+}) as { structuredContent: { total_matches: number } };
+const regexFound = await timedInside(
+  runs,
+  () =>
+    rpc.timeTool("search_document", {
+      id: BUSY,
+      pattern: "ab+c|é😀",
+      regex: true,
+    }),
+);
 row("search_document, regex, matches", regexFound, "bare GET", bareGet, 10);
-const lines = String(read.text).split("\n");
-const edit = await timed(runs, async (i) => {
-  const edits = Array.from({ length: 10 }, (_, k) => ({
-    start_line: 1 + k * 50,
-    end_line: k * 50,
-    new_string: `edit ${i} ${k}`,
-  }));
-  await callTool(mcp, "edit_document", { id: BUSY, edits });
-});
-notes.push(`the busy pad has ${lines.length} lines`);
-notes.push(`the matching regex finds ${regexMatches} matches`);
+const lines = busyText.split("\n").length;
+const edit = await timedInside(
+  runs,
+  (i) =>
+    rpc.timeTool("edit_document", {
+      id: BUSY,
+      edits: Array.from({ length: 10 }, (_, k) => ({
+        start_line: 1 + k * 50,
+        end_line: k * 50,
+        new_string: `edit ${i} ${k}`,
+      })),
+    }),
+);
+notes.push(`the busy pad has ${lines} lines`);
+notes.push(
+  `the matching regex finds ${found.structuredContent.total_matches} matches`,
+);
 row("edit_document, 10 line edits", edit, "bare GET", bareGet, 2);
+
+// get_document against a bare relay of GET /api/text: inside the servers,
+// then end to end through the SDK client, where our answer carries the
+// text twice (structuredContent and the text block; clients differ in which
+// one the model sees) and the relay's once.
+const relayRpc = await RawRpc.start(`${ROOT}bench/_relay_server.ts`, env);
+const relayInside = await timedInside(
+  runs,
+  () => relayRpc.timeTool("get_document", { id: BUSY }),
+);
+await relayRpc.close();
+row(
+  "get_document, whole busy pad",
+  getDocument,
+  "relay of GET, inside",
+  relayInside,
+  1,
+);
+const mcp = await stdioClient("mod.ts", pad.url);
+const endToEnd = await timed(
+  runs,
+  () => callTool(mcp, "get_document", { id: BUSY }),
+);
 const relay = await stdioClient("bench/_relay_server.ts", pad.url);
 const relayed = await timed(
   runs,
   () => relay.callTool({ name: "get_document", arguments: { id: BUSY } }),
 );
 row(
-  "get_document, whole busy pad",
-  getDocument,
+  "get_document end to end (SDK)",
+  endToEnd,
   "SDK relay of GET",
   relayed,
   1,
@@ -267,25 +229,23 @@ const relayedTwice = await timed(
   () => relayTwice.callTool({ name: "get_document", arguments: { id: BUSY } }),
 );
 row(
-  "get_document, whole busy pad",
-  getDocument,
+  "get_document end to end (SDK)",
+  endToEnd,
   "relay, text in both",
   relayedTwice,
   1,
 );
 
-// 4. The first call on the busy pad.
+// 4. The first call on the busy pad, in a fresh server after its handshake.
 const rawCold = await timed(QUICK ? 3 : 5, async () => {
   const socket = await RawSocket.open(pad.url, BUSY);
   socket.close();
 }, 1);
 const coldTimes: number[] = [];
 for (let i = 0; i < (QUICK ? 3 : 5); i++) {
-  const fresh = await stdioClient("mod.ts", pad.url);
-  await fresh.ping();
-  const start = performance.now();
-  await callTool(fresh, "get_document_info", { id: BUSY });
-  coldTimes.push(performance.now() - start);
+  const fresh = await RawRpc.start(`${ROOT}mod.ts`, env);
+  await fresh.call("ping", {});
+  coldTimes.push(await fresh.timeTool("get_document_info", { id: BUSY }));
   await fresh.close();
 }
 row(
@@ -329,6 +289,7 @@ notes.push(`concurrent appends: ${lost} lost, ${doubled} doubled`);
 await relay.close();
 await relayTwice.close();
 await mcp.close();
+await rpc.close();
 small.close();
 busy.close();
 echo.close();
@@ -350,20 +311,6 @@ console.log(
     bareGet.toFixed(2)
   } ms, WS echo ${echoRtt.toFixed(2)} ms.`,
 );
-let missed = 0;
-const width = Math.max(...rows.map((r) => r.what.length));
-const floorWidth = Math.max(...rows.map((r) => r.floor.length));
-for (const r of rows) {
-  const ratio = r.ms / r.floorMs;
-  const ok = ratio <= r.target;
-  if (!ok) missed++;
-  console.log(
-    `${r.what.padEnd(width)}  ${r.ms.toFixed(2).padStart(8)} ms  / ${
-      r.floor.padEnd(floorWidth)
-    } ${r.floorMs.toFixed(2).padStart(8)} ms  = ${
-      ratio.toFixed(2).padStart(5)
-    }x  (target ${r.target}x) ${ok ? "ok" : "MISSED"}`,
-  );
-}
+let missed = printRows(rows);
 if (lost > 0 || doubled > 0) missed++;
 Deno.exit(missed === 0 ? 0 : 1);

@@ -13,6 +13,7 @@ import {
   JSONRPCMessageSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { LineIdScanner } from "./_line_id_scanner.ts";
+import { messageLine } from "./_message_json.ts";
 
 /** Where the transport reads, writes and reports. */
 export interface LineTransportOptions {
@@ -25,7 +26,6 @@ export interface LineTransportOptions {
 }
 
 const NEWLINE = 10;
-const encoder = new TextEncoder();
 
 /** JSON-RPC over newline-delimited stdin and stdout, with a line cap. */
 export class LineTransport implements Transport {
@@ -62,7 +62,7 @@ export class LineTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    await this.#writer.write(encoder.encode(`${JSON.stringify(message)}\n`));
+    await this.#writer.write(messageLine(message));
   }
 
   async close(): Promise<void> {

@@ -105,6 +105,11 @@ export class PadState {
     return this.#server.toString();
   }
 
+  /** {@linkcode PadState.serverText}'s length in code points, known without counting. */
+  get serverLength(): number {
+    return this.#server.length;
+  }
+
   /** History operations applied. */
   get revision(): number {
     return this.#client.revision;

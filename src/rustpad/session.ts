@@ -135,6 +135,11 @@ export class PadSession {
     return this.#state.serverText;
   }
 
+  /** {@linkcode PadSession.serverText}'s length in code points. */
+  get serverLength(): number {
+    return this.#state.serverLength;
+  }
+
   /** History operations applied (the server's revision once in sync). */
   get revision(): number {
     return this.#state.revision;

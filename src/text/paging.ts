@@ -44,6 +44,8 @@ function insidePair(text: string, index: number): boolean {
  * @param text The whole text.
  * @param offset Where to start, in UTF-16 units (a nonnegative integer).
  * @param limit At most this many code points (a nonnegative integer).
+ * @param totalLength The length of `text` in code points, if known (it
+ * saves counting them).
  * @returns The page, where it starts, where the next one starts and the
  * whole length in code points.
  * @throws {RangeError} If `offset` or `limit` is negative or not an integer.
@@ -69,6 +71,7 @@ export function pageText(
   text: string,
   offset = 0,
   limit?: number,
+  totalLength: number = codePointLength(text),
 ): TextPage {
   checkCount("offset", offset);
   if (limit !== undefined) checkCount("limit", limit);
@@ -81,7 +84,7 @@ export function pageText(
     text: start === 0 && end === text.length ? text : text.slice(start, end),
     offset: start,
     nextOffset: end < text.length ? end : null,
-    totalLength: codePointLength(text),
+    totalLength,
   };
 }
 

@@ -34,6 +34,8 @@ export const untrustedShape = {
 /** A pad's text and the revision it is at, read from one state. */
 export interface PadRead {
   text: string;
+  /** The text's length in code points. */
+  length: number;
   revision: number;
 }
 
@@ -49,7 +51,11 @@ export async function readPad(
 ): Promise<PadRead> {
   const session = await context.sessions.get(padId);
   // Both in one synchronous step: no message can land in between.
-  const read = { text: session.serverText, revision: session.revision };
+  const read = {
+    text: session.serverText,
+    length: session.serverLength,
+    revision: session.revision,
+  };
   markRead(context, padId);
   return read;
 }

@@ -60,16 +60,16 @@ export const getDocumentTool: ToolDefinition = defineTool({
   }),
   annotations: READ_ANNOTATIONS,
   async run({ id, offset, limit }, context) {
-    const { text: whole, revision } = await readPad(context, id);
+    const { text: whole, length, revision } = await readPad(context, id);
     const paged = offset !== undefined || limit !== undefined;
     // A whole pad over Rustpad's limit (which it enforces on edits, so
     // only a restored pad can be) is cut there; the rest is a next page.
-    const truncated = !paged && whole.length > MAX_TEXT_LENGTH &&
-      codePointLength(whole) > MAX_TEXT_LENGTH;
+    const truncated = !paged && length > MAX_TEXT_LENGTH;
     const page = pageText(
       whole,
       offset ?? 0,
       truncated ? MAX_TEXT_LENGTH : limit,
+      length,
     );
     const empty = whole === "";
     const structured = {

@@ -136,3 +136,43 @@ Deno.test("Lines that are not JSON or not JSON-RPC get errors, an over-long noti
   // The notification over the cap: no answer, but reported.
   assert.equal(stderr.match(/skipped a stdio line/g)?.length, 4);
 });
+
+Deno.test("A long read's answer line holds the pad's text exactly, in structuredContent and in the fenced text block", async () => {
+  // Every kind of character JSON escapes or encodes apart, past the length
+  // from which the text is escaped once for both places.
+  const unit = 'quote " backslash \\ tab \t nul \u0000 sep \u2028 é 😀\n';
+  const text = unit.repeat(Math.ceil(20_000 / unit.length));
+  await using pads = await startPadServer({ pads: { long: { text } } });
+  const read = (id: number, args: object) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "get_document", arguments: { id: "long", ...args } },
+  });
+  const { code, answers } = await pipeStdio(pads.url, [
+    line(INITIALIZE),
+    line(INITIALIZED),
+    line(read(2, {})),
+    line(read(3, { offset: 1, limit: 9000 })),
+  ]);
+  assert.equal(code, 0);
+  answers.sort((a, b) => (a.id as number) - (b.id as number));
+  const [whole, page] = answers.slice(1).map((answer) =>
+    (answer as {
+      result: {
+        content: { type: string; text: string }[];
+        structuredContent: { text: string };
+      };
+    }).result
+  );
+  const expected = [text, [...text.slice(1)].slice(0, 9000).join("")];
+  for (const [i, result] of [whole!, page!].entries()) {
+    assert.equal(result.structuredContent.text, expected[i]);
+    const block = result.content[0]!.text;
+    const opening = block.match(/\n<(untrusted-[0-9a-f]{32})>\n/)!;
+    assert.ok(
+      block.endsWith(`${opening[0]}${expected[i]}</${opening[1]}>`),
+      "the text block ends with the fenced text",
+    );
+  }
+});

@@ -1,0 +1,127 @@
+// The helpers of bench/speed.ts: its child processes, its clocks and its
+// table.
+
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/** A child process that prints its URL on its first line of stdout. */
+export async function spawnServer(
+  args: string[],
+): Promise<{ url: string; child: Deno.ChildProcess }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ...args],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream())
+    .getReader();
+  let output = "";
+  while (!output.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`Cannot start ${args.join(" ")}`);
+    output += value;
+  }
+  reader.releaseLock();
+  const url = output.match(/http:\/\/[^\s]+/)?.[0];
+  if (url === undefined) throw new Error(`No URL from ${args.join(" ")}`);
+  return { url: url.replace(/\/$/, ""), child };
+}
+
+/** An SDK client over stdio to `script` (mod.ts or the relay). */
+export async function stdioClient(
+  script: string,
+  rustpadUrl: string,
+  args: string[] = [],
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", `${ROOT}${script}`, ...args],
+    env: {
+      ...Deno.env.toObject(),
+      RUSTPAD_URL: rustpadUrl,
+      RUSTPAD_CONFIRM: "never",
+    },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** The median time of `runs` calls of `task`, after `warm` unmeasured. */
+export async function timed(
+  runs: number,
+  task: (i: number) => Promise<unknown>,
+  warm = 3,
+): Promise<number> {
+  for (let i = 0; i < warm; i++) await task(-1 - i);
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await task(i);
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+/** The median of `runs` times that `task` reports, after `warm` unreported. */
+export async function timedInside(
+  runs: number,
+  task: (i: number) => Promise<number>,
+  warm = 3,
+): Promise<number> {
+  for (let i = 0; i < warm; i++) await task(-1 - i);
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(await task(i));
+  return median(times);
+}
+
+/** One line of the table: a time against its floor and the target ratio. */
+export interface Row {
+  what: string;
+  ms: number;
+  floor: string;
+  floorMs: number;
+  target: number;
+}
+
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) {
+    throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  }
+  return result.structuredContent as Record<string, unknown>;
+}
+
+/** Print the table; returns how many rows missed their target. */
+export function printRows(rows: readonly Row[]): number {
+  let missed = 0;
+  const width = Math.max(...rows.map((r) => r.what.length));
+  const floorWidth = Math.max(...rows.map((r) => r.floor.length));
+  for (const r of rows) {
+    const ratio = r.ms / r.floorMs;
+    const ok = ratio <= r.target;
+    if (!ok) missed++;
+    console.log(
+      `${r.what.padEnd(width)}  ${r.ms.toFixed(2).padStart(8)} ms  / ${
+        r.floor.padEnd(floorWidth)
+      } ${r.floorMs.toFixed(2).padStart(8)} ms  = ${
+        ratio.toFixed(2).padStart(5)
+      }x  (target ${r.target}x) ${ok ? "ok" : "MISSED"}`,
+    );
+  }
+  return missed;
+}
