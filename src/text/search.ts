@@ -13,6 +13,7 @@
 import { RE2JS } from "re2js";
 import { advanceCodePoints, codePointLength } from "../ot/code_points.ts";
 import { LineIndex, MAX_LINE_LENGTH } from "./lines.ts";
+import { lineSpans, matchesWithinLines } from "./_line_spans.ts";
 
 /** How to search, as {@linkcode searchText} takes it. */
 export interface SearchOptions {
@@ -244,6 +245,10 @@ function* regexSpans(
   // Whether it matches at all costs a quarter of finding where (no
   // positions to track): a search that finds nothing stops there.
   if (!expression.test(text)) return;
+  if (matchesWithinLines(expression)) {
+    yield* lineSpans(text, expression);
+    return;
+  }
   const matcher = expression.matcher(text);
   while (matcher.find()) yield [matcher.start(), matcher.end()];
 }

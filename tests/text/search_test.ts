@@ -196,3 +196,67 @@ Deno.test("searchText stops giving details at the character budget, keeping at l
   assert.equal(all.cut, false);
   assert.equal(all.matches.length, 10);
 });
+
+/** Every match of `pattern` in `text` in one pass of RE2's matcher. */
+function onePass(text: string, pattern: string): [number, number][] {
+  const matcher = compilePattern(pattern, { regex: true }).matcher(text);
+  const spans: [number, number][] = [];
+  while (matcher.find()) spans.push([matcher.start(), matcher.end()]);
+  return spans;
+}
+
+/** Where searchText's matches start and end, in UTF-16 units. */
+function spansOf(text: string, pattern: string): [number, number][] {
+  const starts = [0];
+  for (
+    let at = text.indexOf("\n");
+    at !== -1;
+    at = text.indexOf("\n", at + 1)
+  ) {
+    starts.push(at + 1);
+  }
+  const found = searchText(text, pattern, {
+    regex: true,
+    maxResults: Infinity,
+  });
+  assert.equal(found.cut, false);
+  // The matched text is whole here: no match is over 2,000 code points.
+  return found.matches.map((match) => {
+    const start = starts[match.line - 1]! + match.column - 1;
+    return [start, start + match.text.length];
+  });
+}
+
+Deno.test("a regex search finds the same matches as one pass of RE2 over the whole text, line-local or not", () => {
+  // Long enough to be searched in many blocks, with lines of every length,
+  // astral characters and words across block cuts.
+  const words = ["abbc", "ac", "é😀", "q", "word", "", "x", "needle", "\t"];
+  const lines: string[] = [];
+  let seed = 7;
+  for (let i = 0; i < 3000; i++) {
+    const count = (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 9;
+    const line: string[] = [];
+    for (let k = 0; k < count; k++) {
+      line.push(words[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % 9]!);
+    }
+    lines.push(line.join(" "));
+  }
+  const text = lines.join("\n");
+  const patterns = [
+    "ab+c|é😀", // within lines: searched a few lines at a time
+    "\\bq\\b",
+    "^word",
+    "x$",
+    "(?i)NEEDLE",
+    "[a-z]+",
+    "^$", // matches the empty string: one pass
+    "x?$",
+    "c\\nq", // can cross a line end: one pass
+    "[^a]{3}",
+    "(?s)q.x",
+    "\\Aword|x\\z", // begin or end of the whole text: one pass
+  ];
+  for (const pattern of patterns) {
+    assert.deepEqual(spansOf(text, pattern), onePass(text, pattern), pattern);
+  }
+});
