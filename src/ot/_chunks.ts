@@ -131,6 +131,19 @@ export class ChunkCursor {
 
   /** Insert `text` (`length` code points) here; the cursor ends after it. */
   insert(text: string, length: number): void {
+    // At a chunk boundary (the end of the text is one), the chunk before
+    // takes the text if it has room: appending a line at a time would
+    // otherwise make a chunk of every line, and every walk longer.
+    if (this.offset === 0 && this.index > 0) {
+      const previous = this.#chunks[this.index - 1]!;
+      if (previous.text.length + text.length <= 2 * CHUNK_SIZE) {
+        this.#chunks[this.index - 1] = chunkOf(
+          previous.text + text,
+          previous.length + length,
+        );
+        return;
+      }
+    }
     const chunk = this.#chunks[this.index];
     if (
       chunk === undefined || chunk.text.length + text.length > 2 * CHUNK_SIZE

@@ -105,11 +105,20 @@ export class Connection implements Steppable {
       performance.now() >= this.#drainedAt + this.drainDelayMs;
   }
 
-  /** A frame from the client: handled in a later step. */
+  /**
+   * A frame from the client. Idle, with no metadata to forward, its task
+   * has only this to wake for and handles it at once, as `select!` with one
+   * branch ready does; otherwise it is handled in a later step, where the
+   * choice between reading and forwarding is made.
+   */
   receive(frame: string): void {
     if (!this.live) return;
     this.#inbox.push(frame);
-    this.#wake();
+    if (
+      this.#inbox.length === 1 && !this.#reading && this.#canRead &&
+      this.#backlog.length === 0 && !this.#lagged
+    ) this.#read();
+    else this.#wake();
   }
 
   /** A metadata message broadcast on the pad. */

@@ -80,3 +80,29 @@ Deno.test("`TextBuffer.apply()` refuses an operation of the wrong length and kee
   assert.equal(buffer.toString(), "h🎉llo");
   assert.equal(buffer.length, 5);
 });
+
+Deno.test("`TextBuffer` agrees with `TextOperation.apply()` over many appends at the end and inserts at chunk boundaries", () => {
+  // Appending joins the last chunk while it has room: lines, astral
+  // characters and, now and then, an insert at the very start.
+  property(4, (random, where) => {
+    let text = random.text(700);
+    const initial = text;
+    const history: TextOperation[] = [];
+    for (let i = 0; i < 400; i++) {
+      const length = cpLength(text);
+      const line = `${random.text(random.int(12), ["😀", "é", "x"])}\n`;
+      const op = i % 50 === 0
+        ? new TextOperation().insert(line).retain(length)
+        : new TextOperation().retain(length).insert(line);
+      history.push(op);
+      text = op.apply(text);
+    }
+    replay(initial, history, where);
+    const buffer = new TextBuffer(initial);
+    for (const op of history) buffer.apply(op);
+    const lines = text.split("\n");
+    const window = buffer.window(cpLength(text) - 1, cpLength(text), 0);
+    assert.equal(window.totalLines, lines.length - 1, where);
+    assert.equal(window.text, `${lines.at(-2)}\n`, where);
+  }, 10);
+});
