@@ -182,13 +182,17 @@ export class TextBuffer {
       );
     }
     const cursor = new ChunkCursor(this.#chunks);
-    for (const component of operation.components) {
+    const components = operation.components;
+    const last = components.length - 1;
+    for (let i = 0; i <= last; i++) {
+      const component = components[i]!;
       if (typeof component === "string") {
         const length = codePointLength(component);
         cursor.insert(component, length);
         inverse?.delete(length);
       } else if (component > 0) {
-        cursor.retain(component);
+        // A last retain keeps the rest as it is: no need to walk it.
+        if (i < last) cursor.retain(component);
         inverse?.retain(component);
       } else {
         const removed = cursor.delete(-component, inverse !== undefined);

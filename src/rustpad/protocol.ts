@@ -241,8 +241,14 @@ function refuseLoneSurrogates(message: ClientMessage): ClientMessage {
   return message;
 }
 
-/** An integer literal of 16 digits or more: the only kind that can be unsafe. */
-const LONG_INTEGER = /\d{16}/;
+/**
+ * A member's integer value of 16 digits or more: the only kind that can be
+ * unsafe and still be read (user ids; a long number anywhere else, as in
+ * an operation, is refused as out of range either way). Anchored on `":`,
+ * the search skips ahead, where a bare `\d{16}` tries every digit of a long
+ * history (5 ms on a 10,000-edit one, against 0.7 ms).
+ */
+const LONG_INTEGER = /":\s*\d{16}/;
 
 /** Parse a frame keeping big integers exact, and split off its variant. */
 function readVariant(frame: string, side: string): [string, unknown] {

@@ -107,3 +107,23 @@ Deno.test("`encodeMessage()` writes an edit in the server's exact form", () => {
     '{"Edit":{"revision":1,"operation":[2,"n",-1,2]}}',
   );
 });
+
+Deno.test("parseServerMessage keeps a 64-bit user id exact wherever it stands, with or without a space after the colon", () => {
+  assert.deepEqual(parseServerMessage('{"Identity": 18446744073709551615}'), {
+    Identity: PERSISTED_USER_ID,
+  });
+  const info = parseServerMessage(
+    '{"UserInfo":{"id":18446744073709551614,"info":null}}',
+  ) as { UserInfo: { id: bigint } };
+  assert.equal(info.UserInfo.id, PERSISTED_USER_ID - 1n);
+});
+
+Deno.test("parseServerMessage refuses an operation component too long to be exact", () => {
+  assert.throws(
+    () =>
+      parseServerMessage(
+        '{"History":{"start":0,"operations":[{"id":1,"operation":[12345678901234567]}]}}',
+      ),
+    TypeError,
+  );
+});
