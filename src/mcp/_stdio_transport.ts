@@ -26,6 +26,7 @@ export interface LineTransportOptions {
 }
 
 const NEWLINE = 10;
+const decoder = new TextDecoder();
 
 /** JSON-RPC over newline-delimited stdin and stdout, with a line cap. */
 export class LineTransport implements Transport {
@@ -137,7 +138,7 @@ export class LineTransport implements Transport {
       );
       return;
     }
-    const text = new TextDecoder().decode(concat(parts)).replace(/\r$/, "");
+    const text = decoder.decode(concat(parts)).replace(/\r$/, "");
     if (text.trim() === "") return;
     let value: unknown;
     try {

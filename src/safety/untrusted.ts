@@ -22,10 +22,17 @@ const BOUNDARY_BYTES = 16;
 /** What every marker holds, in any case. */
 const MARKER = /untrusted-/i;
 
+/** Two hexadecimal digits for every byte value. */
+const HEX: readonly string[] = Array.from(
+  { length: 256 },
+  (_, byte) => byte.toString(16).padStart(2, "0"),
+);
+
 function randomBoundary(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(BOUNDARY_BYTES));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0"))
-    .join("");
+  let boundary = "";
+  for (const byte of bytes) boundary += HEX[byte];
+  return boundary;
 }
 
 /**
