@@ -117,6 +117,8 @@ export class BatchEditError extends Error {
  * @param text The text the edits were made against.
  * @param edits The edits, in any order.
  * @param where Words naming that text in errors, such as "at revision 7".
+ * @param length The length of `text` in code points, if known: the rest
+ * after the last change is then not counted.
  * @returns The changes in text order and the operation.
  * @throws {BatchEditError} If an edit matches nowhere, matches several
  * places without `replace_all`, names lines out of range, or overlaps
@@ -139,6 +141,7 @@ export function locateEdits(
   text: string,
   edits: readonly BatchEdit[],
   where = "in the pad",
+  length?: number,
 ): LocatedBatch {
   const lines = new LazyLines(text);
   const found: Omit<LocatedChange, "codePointStart" | "codePointEnd">[] = [];
@@ -188,7 +191,11 @@ export function locateEdits(
     deleted += removed;
     done = change.end;
   }
-  operation.retain(codePointLength(text.slice(done)));
+  operation.retain(
+    length === undefined
+      ? codePointLength(text.slice(done))
+      : length - codePoint,
+  );
   return { changes, operation, deleted, replacesMany };
 }
 

@@ -148,7 +148,11 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
     const baseText = session.textAt(base);
     let batch;
     try {
-      batch = locateEdits(baseText, edits, `at revision ${base}`);
+      // At the live revision the length is known without counting.
+      const length = base === session.revision
+        ? session.serverLength
+        : undefined;
+      batch = locateEdits(baseText, edits, `at revision ${base}`, length);
     } catch (error) {
       if (!(error instanceof BatchEditError)) throw error;
       throw new Error(`${error.message}. Nothing was changed`, {
