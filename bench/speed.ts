@@ -205,6 +205,19 @@ row(
   1,
 );
 const mcp = await stdioClient("mod.ts", pad.url);
+// The warm append end to end too: the SDK client's own cost is in both.
+const sdkPing = await timed(many, () => mcp.ping());
+const sdkAppend = await timed(
+  many,
+  () => callTool(mcp, "append_to_document", { id: "bench-e2e", text: "a\n" }),
+);
+row(
+  "append end to end (SDK)",
+  sdkAppend,
+  "SDK ping + raw edit",
+  sdkPing + smallRtt,
+  1.5,
+);
 const endToEnd = await timed(
   runs,
   () => callTool(mcp, "get_document", { id: BUSY }),
