@@ -4,7 +4,9 @@
 // parsed only after the clock stops, to check it. This is how the SDK
 // client's own costs (its read buffer rescans the whole line for every
 // 64 KiB chunk, which grows with the square of the answer) are kept out of
-// the figures that measure the server.
+// the figures that measure the server. BENCH_DENO_FLAGS, if set, is passed
+// to the child's `deno run` (such as "--cpu-prof --cpu-prof-dir=/tmp/prof",
+// to see where a call's time goes).
 
 const NEWLINE = 10;
 const encoder = new TextEncoder();
