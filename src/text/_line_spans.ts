@@ -2,7 +2,7 @@
 // test() runs a DFA, fast; finding where it matches needs its NFA, about
 // five times slower per character, or on a short input its bit-state
 // backtracker, faster again. A pattern that can never consume a line break
-// (most do: `.` stops at one) matches within lines only, so a text can be
+// (true of most: `.` stops at one) matches within lines only, so a text can be
 // cut at line ends into blocks of a few hundred units: the DFA skips the
 // blocks without a match, and matches are found in the others, each on its
 // own. On a 200,000-code-point pad with 148 sparse matches this takes a
