@@ -133,14 +133,9 @@ export function parseServerMessage(frame: string): ServerMessage {
       if (!Array.isArray(history.operations)) {
         throw shapeError("History.operations", history.operations);
       }
-      const operations = history.operations.map((entry, i) => {
-        const where = `History.operations[${i}]`;
-        const fields = readObject(entry, where);
-        return {
-          id: readUserId(fields.id, `${where}.id`),
-          operation: readOperation(fields.operation, `${where}.operation`),
-        };
-      });
+      const operations = history.operations.map((entry, i) =>
+        readHistoryEntry(entry) ?? readHistoryEntryOrThrow(entry, i)
+      );
       return { History: { start, operations } };
     }
     case "Language":
@@ -306,6 +301,35 @@ function readInteger(value: unknown, where: string, max?: number): number {
     throw shapeError(where, value);
   }
   return value;
+}
+
+/**
+ * One operation of a History as the server sends it, or `undefined` if it
+ * is not: the common case without the words an error would need (a long
+ * history has tens of thousands of entries).
+ */
+function readHistoryEntry(entry: unknown): UserOperation | undefined {
+  if (typeof entry !== "object" || entry === null) return undefined;
+  const { id, operation } = entry as Record<string, unknown>;
+  const validId = typeof id === "bigint"
+    ? id >= 0n && id <= PERSISTED_USER_ID
+    : typeof id === "number" && Number.isSafeInteger(id) && id >= 0;
+  if (!validId || !Array.isArray(operation)) return undefined;
+  try {
+    return { id: id as UserId, operation: TextOperation.fromJSON(operation) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Read entry `i` of a History, throwing the error that says what is wrong. */
+function readHistoryEntryOrThrow(entry: unknown, i: number): UserOperation {
+  const where = `History.operations[${i}]`;
+  const fields = readObject(entry, where);
+  return {
+    id: readUserId(fields.id, `${where}.id`),
+    operation: readOperation(fields.operation, `${where}.operation`),
+  };
 }
 
 function readUserId(value: unknown, where: string): UserId {

@@ -97,7 +97,12 @@ export class RevisionLog {
    * @returns The entry as logged, with its revision.
    */
   append(entry: Omit<LoggedOperation, "revision">): LoggedOperation {
-    const logged = { revision: this.#revision, ...entry };
+    const logged = {
+      revision: this.#revision,
+      author: entry.author,
+      operation: entry.operation,
+      inverse: entry.inverse,
+    };
     this.#entries.push(logged);
     this.#revision++;
     this.#text += textOf(logged);
@@ -181,11 +186,13 @@ export class RevisionLog {
 
 /** The UTF-16 units an entry's operation and inverse insert. */
 function textOf(entry: LoggedOperation): number {
+  return insertedUnits(entry.operation) + insertedUnits(entry.inverse);
+}
+
+function insertedUnits(operation: TextOperation): number {
   let units = 0;
-  for (const operation of [entry.operation, entry.inverse]) {
-    for (const component of operation.components) {
-      if (typeof component === "string") units += component.length;
-    }
+  for (const component of operation.components) {
+    if (typeof component === "string") units += component.length;
   }
   return units;
 }
