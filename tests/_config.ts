@@ -5,22 +5,35 @@ import { ConfigError, loadConfig } from "../src/config/config.ts";
 
 export type Env = Record<string, string | undefined>;
 
+/** The ConfigError `run` throws; anything else fails the test. */
+export function configErrorOf(
+  run: () => unknown,
+  what = "the call",
+): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(
+      error instanceof ConfigError,
+      `expected a ConfigError from ${what}`,
+    );
+    return error;
+  }
+  return assert.fail(`expected a ConfigError from ${what}`);
+}
+
+/** The message `env` is refused with. */
+export function refusal(env: Env): string {
+  return configErrorOf(() => loadConfig(env), JSON.stringify(env)).message;
+}
+
 /** Assert that `env` is refused for `variable` with a one-line message. */
 export function assertRefused(
   env: Env,
   variable: string,
   pattern: RegExp,
 ): ConfigError {
-  let caught: unknown;
-  try {
-    loadConfig(env);
-  } catch (error) {
-    caught = error;
-  }
-  assert.ok(
-    caught instanceof ConfigError,
-    `expected a ConfigError for ${JSON.stringify(env)}`,
-  );
+  const caught = configErrorOf(() => loadConfig(env), JSON.stringify(env));
   assert.equal(caught.variable, variable);
   assert.equal(caught.name, "ConfigError");
   assert.ok(!caught.message.includes("\n"), "the message is one line");

@@ -23,6 +23,7 @@ import {
   serveHttp,
 } from "../mod.ts";
 import { type PadServer, startPadServer } from "../src/testing/mod.ts";
+import { INITIALIZE } from "./_jsonrpc.ts";
 
 export interface HttpHarness extends AsyncDisposable {
   pads: PadServer;
@@ -104,16 +105,7 @@ export async function connectHttp(
   };
 }
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "1.0.0" },
-  },
-});
+const INITIALIZE_BODY = JSON.stringify(INITIALIZE);
 
 /**
  * The status of an initialize POST sent over a bare socket: fetch does not
@@ -128,7 +120,7 @@ export async function initializeStatus(
     port: Number(url.port),
   });
   try {
-    const body = new TextEncoder().encode(INITIALIZE);
+    const body = new TextEncoder().encode(INITIALIZE_BODY);
     const lines = [
       `POST ${url.pathname} HTTP/1.1`,
       "content-type: application/json",
@@ -165,7 +157,7 @@ export async function initialize(
       accept: "application/json, text/event-stream",
       ...headers,
     },
-    body: INITIALIZE,
+    body: INITIALIZE_BODY,
   });
 }
 

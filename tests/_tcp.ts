@@ -2,6 +2,8 @@
 // a request, nothing at all, or a body a byte at a time, and read whatever
 // comes back until the server closes. fetch cannot do any of that.
 
+import { INITIALIZE } from "./_jsonrpc.ts";
+
 /** A raw connection to `url`'s host and port. */
 export class RawConnection implements Disposable {
   readonly conn: Deno.Conn;
@@ -149,13 +151,4 @@ export const MCP_POST = {
 };
 
 /** An initialize request body. */
-export const INITIALIZE_BODY = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "1.0.0" },
-  },
-});
+export const INITIALIZE_BODY: string = JSON.stringify(INITIALIZE);

@@ -10,6 +10,7 @@
 
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { concatBytes } from "./_bytes.ts";
 
 /** Strings shorter than this are escaped twice: it costs less than a search. */
 const SHARED_TEXT_MIN = 8192;
@@ -97,16 +98,7 @@ export function messageLine(message: JSONRPCMessage): Uint8Array {
   if (split === undefined) return utf8(`${JSON.stringify(message)}\n`);
   const shared = utf8(split.shared);
   const [first, second, third] = split.pieces.map((piece) => utf8(piece));
-  const parts = [first!, shared, second!, shared, third!];
-  const bytes = new Uint8Array(
-    parts.reduce((sum, part) => sum + part.length, 0),
-  );
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.length;
-  }
-  return bytes;
+  return concatBytes([first!, shared, second!, shared, third!]);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type JSONRPCMessage,
   JSONRPCMessageSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { concatBytes } from "./_bytes.ts";
 import { LineIdScanner } from "./_line_id_scanner.ts";
 import { messageLine } from "./_message_json.ts";
 
@@ -138,7 +139,7 @@ export class LineTransport implements Transport {
       );
       return;
     }
-    const text = decoder.decode(concat(parts)).replace(/\r$/, "");
+    const text = decoder.decode(concatBytes(parts)).replace(/\r$/, "");
     if (text.trim() === "") return;
     let value: unknown;
     try {
@@ -180,17 +181,4 @@ export class LineTransport implements Transport {
     )
       .catch((error) => this.onerror?.(error as Error));
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const joined = new Uint8Array(
-    parts.reduce((sum, part) => sum + part.length, 0),
-  );
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
 }

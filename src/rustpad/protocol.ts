@@ -311,12 +311,9 @@ function readInteger(value: unknown, where: string, max?: number): number {
 function readHistoryEntry(entry: unknown): UserOperation | undefined {
   if (typeof entry !== "object" || entry === null) return undefined;
   const { id, operation } = entry as Record<string, unknown>;
-  const validId = typeof id === "bigint"
-    ? id >= 0n && id <= PERSISTED_USER_ID
-    : typeof id === "number" && Number.isSafeInteger(id) && id >= 0;
-  if (!validId || !Array.isArray(operation)) return undefined;
+  if (!isUserId(id) || !Array.isArray(operation)) return undefined;
   try {
-    return { id: id as UserId, operation: TextOperation.fromJSON(operation) };
+    return { id, operation: TextOperation.fromJSON(operation) };
   } catch {
     return undefined;
   }
@@ -332,11 +329,16 @@ function readHistoryEntryOrThrow(entry: unknown, i: number): UserOperation {
   };
 }
 
+/** A user id: a nonnegative safe integer, or a bigint up to 2^64 - 1. */
+function isUserId(value: unknown): value is UserId {
+  return typeof value === "bigint"
+    ? value >= 0n && value <= PERSISTED_USER_ID
+    : typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
 function readUserId(value: unknown, where: string): UserId {
-  if (typeof value === "bigint" && value >= 0n && value <= PERSISTED_USER_ID) {
-    return value;
-  }
-  return readInteger(value, where);
+  if (isUserId(value)) return value;
+  throw shapeError(where, value);
 }
 
 function readUserInfo(value: unknown, where: string): UserInfo {

@@ -81,14 +81,32 @@ export function showLine(text: string, start: number, end: number): string {
   if (end > start && text.charCodeAt(end - 1) === 0x0d && end < text.length) {
     end--;
   }
-  // At most two units a code point: a line this short cannot be too long.
+  return cutLong(
+    text,
+    start,
+    end,
+    (length, cut) =>
+      `line cut: ${MAX_LINE_LENGTH} of ${length} code points shown; the rest starts at offset ${cut}`,
+  );
+}
+
+/**
+ * `text` from UTF-16 offset `start` to `end`, cut after
+ * {@linkcode MAX_LINE_LENGTH} code points with `… [marker]`, the marker
+ * made from the whole length in code points and the offset of the cut.
+ */
+export function cutLong(
+  text: string,
+  start: number,
+  end: number,
+  marker: (length: number, cut: number) => string,
+): string {
+  // At most two units a code point: a piece this short cannot be too long.
   if (end - start <= MAX_LINE_LENGTH) return text.slice(start, end);
   const cut = advanceCodePoints(text, start, MAX_LINE_LENGTH);
   if (cut >= end) return text.slice(start, end);
   const length = MAX_LINE_LENGTH + codePointLength(text.slice(cut, end));
-  return `${
-    text.slice(start, cut)
-  }… [line cut: ${MAX_LINE_LENGTH} of ${length} code points shown; the rest starts at offset ${cut}]`;
+  return `${text.slice(start, cut)}… [${marker(length, cut)}]`;
 }
 
 /**

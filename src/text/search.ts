@@ -11,8 +11,8 @@
  */
 
 import { RE2JS } from "re2js";
-import { advanceCodePoints, codePointLength } from "../ot/code_points.ts";
-import { LineIndex, MAX_LINE_LENGTH } from "./lines.ts";
+import { codePointLength } from "../ot/code_points.ts";
+import { cutLong, LineIndex, MAX_LINE_LENGTH } from "./lines.ts";
 import { lineSpans, matchesWithinLines } from "./_line_spans.ts";
 
 /** How to search, as {@linkcode searchText} takes it. */
@@ -308,12 +308,10 @@ function size(match: SearchMatch): number {
 }
 
 function cutMatch(text: string, start: number, end: number): string {
-  // At most two units a code point: a match this short cannot be too long.
-  if (end - start <= MAX_LINE_LENGTH) return text.slice(start, end);
-  const cut = advanceCodePoints(text, start, MAX_LINE_LENGTH);
-  if (cut >= end) return text.slice(start, end);
-  const length = MAX_LINE_LENGTH + codePointLength(text.slice(cut, end));
-  return `${
-    text.slice(start, cut)
-  }… [match cut: ${MAX_LINE_LENGTH} of ${length} code points shown]`;
+  return cutLong(
+    text,
+    start,
+    end,
+    (length) => `match cut: ${MAX_LINE_LENGTH} of ${length} code points shown`,
+  );
 }

@@ -5,6 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CONFIG_VARIABLES, TOOL_NAMES, VERSION } from "../../mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
+import { INITIALIZE, INITIALIZED } from "../_jsonrpc.ts";
 import { MOD, runMod } from "./_run.ts";
 
 Deno.test("the stdio server serves a real MCP client and exits when stdin closes", async () => {
@@ -105,17 +106,8 @@ function jsonLines(messages: object[]): Uint8Array {
 /** Initialize, then one append: raw JSON-RPC messages for a piped server. */
 function appendOverStdio(pad: string, text: string): object[] {
   return [
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1" },
-      },
-    },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
+    INITIALIZE,
+    INITIALIZED,
     {
       jsonrpc: "2.0",
       id: 2,

@@ -6,33 +6,24 @@ import { PadSession, replaceAllOperation, VERSION } from "../../mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connectHttp, spawnCli } from "../_http.ts";
 import { errorOf, structured, waitFor } from "../_mcp.ts";
+import { runMod } from "./_run.ts";
 
 const SECRET = "replicas-share-this-secret-0123456789abcdef";
 
 Deno.test("mod.ts --http on a non-loopback address without RUSTPAD_MCP_TOKEN refuses to start with exit code 2", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "mod.ts", "--http", "0.0.0.0:0"],
-    cwd: new URL("../..", import.meta.url).pathname,
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-  }).output();
+  const output = await runMod(["--http", "0.0.0.0:0"]);
   assert.equal(output.code, 2);
   assert.match(
-    new TextDecoder().decode(output.stderr),
+    output.stderr,
     /Cannot serve HTTP on 0\.0\.0\.0 without a token .*set RUSTPAD_MCP_TOKEN \(at least 32 characters\)/,
   );
 });
 
 Deno.test("mod.ts --http with a bad address exits 2 naming the accepted form", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "mod.ts", "--http", "localhost:port"],
-    cwd: new URL("../..", import.meta.url).pathname,
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-  }).output();
+  const output = await runMod(["--http", "localhost:port"]);
   assert.equal(output.code, 2);
   assert.match(
-    new TextDecoder().decode(output.stderr),
+    output.stderr,
     /--http "localhost:port" is not accepted: expected \[HOST:\]PORT/,
   );
 });

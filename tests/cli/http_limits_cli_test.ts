@@ -8,6 +8,7 @@ import { connectHttp, spawnCli } from "../_http.ts";
 import { structured, waitFor } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
 import { RawConnection } from "../_tcp.ts";
+import { runMod } from "./_run.ts";
 
 /** A process's resident memory in MiB, from /proc. */
 async function residentMiB(pid: number): Promise<number> {
@@ -72,14 +73,9 @@ Deno.test("Under ulimit -n 64 a flood of idle connections hits EMFILE: the serve
 });
 
 Deno.test("mod.ts --http with a host name that does not resolve exits 2 with one line", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "mod.ts", "--http", "127.0.0.1.attacker.example:0"],
-    cwd: new URL("../..", import.meta.url).pathname,
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-  }).output();
+  const output = await runMod(["--http", "127.0.0.1.attacker.example:0"]);
   assert.equal(output.code, 2);
-  const stderr = new TextDecoder().decode(output.stderr);
+  const stderr = output.stderr;
   assert.equal(stderr.trimEnd().split("\n").length, 1, stderr);
   assert.match(
     stderr,

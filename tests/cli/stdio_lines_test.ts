@@ -5,21 +5,10 @@
 
 import assert from "node:assert/strict";
 import { startPadServer } from "../../src/testing/mod.ts";
+import { INITIALIZE, INITIALIZED } from "../_jsonrpc.ts";
 
 const MOD = new URL("../../mod.ts", import.meta.url).pathname;
 const encoder = new TextEncoder();
-
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "1" },
-  },
-};
-const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
 
 function append(id: number, pad: string, text: string): object {
   return {

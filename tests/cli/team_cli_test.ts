@@ -9,18 +9,16 @@ import { connectHttp, spawnCli } from "../_http.ts";
 import { RawPerson } from "../_person.ts";
 import { startRedis } from "../_redis.ts";
 import { errorOf, structured, waitFor } from "../_mcp.ts";
+import { runMod } from "./_run.ts";
 
 const ALICE = "alice-token-0123456789-abcdefghijklmnop";
 const BOB = "bob-token-0123456789-abcdefghijklmnopqrs";
 
-async function run(env: Record<string, string>): Promise<Deno.CommandOutput> {
-  return await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "mod.ts", "--http", "127.0.0.1:0"],
-    cwd: new URL("../..", import.meta.url).pathname,
-    env: { NO_COLOR: "1", ...env },
-    stdin: "null",
-    stdout: "null",
-  }).output();
+/** `mod.ts --http` on loopback with `env`, run to its exit. */
+function run(
+  env: Record<string, string>,
+): Promise<{ code: number; stderr: string }> {
+  return runMod(["--http", "127.0.0.1:0"], env);
 }
 
 async function tokenFile(text: string): Promise<string> {
@@ -37,7 +35,7 @@ Deno.test("mod.ts --http exits 2 with one line when Redis does not answer at sta
       `redis://:never-shown-password@127.0.0.1:${redis.port}/0`,
     RUSTPAD_TIMEOUT_MS: "500",
   });
-  const stderr = new TextDecoder().decode(output.stderr);
+  const stderr = output.stderr;
   assert.equal(output.code, 2);
   assert.equal(stderr.trim().split("\n").length, 1, stderr);
   assert.match(
@@ -53,7 +51,7 @@ Deno.test("mod.ts --http exits 2 with one line naming the line of a bad token fi
   const file = await tokenFile(`# team\nalice ${ALICE}\nbob ${ALICE}\n`);
   try {
     const output = await run({ RUSTPAD_MCP_TOKENS: file });
-    const stderr = new TextDecoder().decode(output.stderr);
+    const stderr = output.stderr;
     assert.equal(output.code, 2);
     assert.equal(stderr.trim().split("\n").length, 1, stderr);
     assert.match(

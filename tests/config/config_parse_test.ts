@@ -10,17 +10,13 @@ import {
   notAccepted,
   textValue,
 } from "../../src/config/_parse.ts";
-import { ConfigError } from "../../src/config/config_error.ts";
+import type { ConfigError } from "../../src/config/config_error.ts";
+import { configErrorOf } from "../_config.ts";
 
 function refusal(parse: () => unknown): ConfigError {
-  try {
-    parse();
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    assert.ok(!error.message.includes("\n"));
-    return error;
-  }
-  throw new Error("expected a ConfigError");
+  const error = configErrorOf(parse);
+  assert.ok(!error.message.includes("\n"));
+  return error;
 }
 
 Deno.test("choiceValue() takes one of its words in any case and gives the listed spelling", () => {

@@ -1,15 +1,6 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig } from "../../src/config/config.ts";
-
-function refusal(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    return error.message;
-  }
-  throw new Error("expected a ConfigError");
-}
+import { loadConfig } from "../../src/config/config.ts";
+import { refusal } from "../_config.ts";
 
 Deno.test("the embedded pad server stays on loopback and in memory unless RUSTPAD_EMBEDDED_PUBLIC and RUSTPAD_EMBEDDED_DB say otherwise", () => {
   const defaults = loadConfig({});

@@ -1,16 +1,7 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig } from "../../mod.ts";
+import { loadConfig } from "../../mod.ts";
 import { isLoopback } from "../../src/config/listen.ts";
-
-function refusal(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    return error.message;
-  }
-  throw new Error("Expected a ConfigError");
-}
+import { refusal } from "../_config.ts";
 
 Deno.test("loadConfig() leaves HTTP off and the limits at their defaults when the variables are unset", () => {
   const config = loadConfig({});

@@ -1,19 +1,17 @@
 import assert from "node:assert/strict";
 import { ConfigError } from "../../mod.ts";
 import { parseTokenFile, readTokenFile } from "../../src/config/token_file.ts";
+import { configErrorOf } from "../_config.ts";
 
 const A = "a".repeat(32);
 const B = "b".repeat(40);
 
 function refusal(text: string, unnamed?: string): string {
-  try {
-    parseTokenFile(text, "/etc/tokens", unnamed);
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    assert.equal(error.variable, "RUSTPAD_MCP_TOKENS");
-    return error.message;
-  }
-  throw new Error("Expected a ConfigError");
+  const error = configErrorOf(() =>
+    parseTokenFile(text, "/etc/tokens", unnamed)
+  );
+  assert.equal(error.variable, "RUSTPAD_MCP_TOKENS");
+  return error.message;
 }
 
 Deno.test("parseTokenFile() reads name-token lines, skipping comments and blank lines", () => {

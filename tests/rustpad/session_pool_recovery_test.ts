@@ -9,11 +9,35 @@ import {
   SessionPool,
   TextOperation,
 } from "../../mod.ts";
-import { startPadServer } from "../../src/testing/mod.ts";
+import { type PadServer, startPadServer } from "../../src/testing/mod.ts";
 
 const AGENT = { name: "agent", hue: 1 };
 const append = (text: string) => (session: { length: number }) =>
   new TextOperation().retain(session.length).insert(text);
+
+/**
+ * A pad server holding pad `pad` with `text`, and a pool of our agent's
+ * sessions (with `timeoutMs`) that has it open; both closed on disposal.
+ */
+async function openPad(
+  pad: string,
+  text: string,
+  timeoutMs: number,
+): Promise<
+  { server: PadServer; pool: SessionPool } & AsyncDisposable
+> {
+  const server = await startPadServer({ pads: { [pad]: { text } } });
+  const pool = new SessionPool(server.url, { user: AGENT, timeoutMs });
+  await pool.get(pad);
+  return {
+    server,
+    pool,
+    async [Symbol.asyncDispose]() {
+      await pool[Symbol.asyncDispose]();
+      await server[Symbol.asyncDispose]();
+    },
+  };
+}
 
 /** The error a call fails with; a call that succeeds fails the test. */
 async function failureOf(call: Promise<unknown>): Promise<Error> {
@@ -26,12 +50,8 @@ async function failureOf(call: Promise<unknown>): Promise<Error> {
 }
 
 Deno.test("`SessionPool.edit()` answers applied when the edit landed but its acknowledgement came after our timeout", async () => {
-  await using server = await startPadServer({ pads: { slow: { text: "a" } } });
-  await using pool = new SessionPool(server.url, {
-    user: AGENT,
-    timeoutMs: 300,
-  });
-  await pool.get("slow");
+  await using opened = await openPad("slow", "a", 300);
+  const { server, pool } = opened;
   server.setFrameDelay(2_000);
   const outcome = pool.edit("slow", append("b"));
   // Only frames already queued stay late; the check's new connection is not.
@@ -43,24 +63,16 @@ Deno.test("`SessionPool.edit()` answers applied when the edit landed but its ack
 });
 
 Deno.test("`SessionPool.edit()` answers applied when the server closed the connection after applying the edit", async () => {
-  await using server = await startPadServer({ pads: { cut: { text: "x" } } });
-  await using pool = new SessionPool(server.url, {
-    user: AGENT,
-    timeoutMs: 2_000,
-  });
-  await pool.get("cut");
+  await using opened = await openPad("cut", "x", 2_000);
+  const { server, pool } = opened;
   server.dropNextEdit({ pad: "cut", when: "after-apply" });
   const result = await pool.edit("cut", append("y"));
   assert.deepEqual([result.recovered, result.text], [true, "xy"]);
 });
 
 Deno.test("`SessionPool.edit()` says not applied and safe to retry when the server closed the connection before applying", async () => {
-  await using server = await startPadServer({ pads: { cut: { text: "x" } } });
-  await using pool = new SessionPool(server.url, {
-    user: AGENT,
-    timeoutMs: 2_000,
-  });
-  await pool.get("cut");
+  await using opened = await openPad("cut", "x", 2_000);
+  const { server, pool } = opened;
   server.dropNextEdit({ pad: "cut", when: "before-apply" });
   const error = await failureOf(pool.edit("cut", append("y")));
   assert.ok(error instanceof EditNotAcknowledgedError);
@@ -88,12 +100,8 @@ Deno.test("`SessionPool.edit()` says unknown only when Rustpad cannot be reached
 });
 
 Deno.test("`SessionPool.edit()` says not applied and safe to retry when the server never read the edit before our timeout", async () => {
-  await using server = await startPadServer({ pads: { stuck: { text: "x" } } });
-  await using pool = new SessionPool(server.url, {
-    user: AGENT,
-    timeoutMs: 300,
-  });
-  await pool.get("stuck");
+  await using opened = await openPad("stuck", "x", 300);
+  const { server, pool } = opened;
   server.stallNextEdit({ pad: "stuck" });
   const error = await failureOf(pool.edit("stuck", append("y")));
   assert.ok(error instanceof EditNotAcknowledgedError);
@@ -103,12 +111,8 @@ Deno.test("`SessionPool.edit()` says not applied and safe to retry when the serv
 });
 
 Deno.test("`SessionPool.edit()` waits for a late departure before it reads the answer", async () => {
-  await using server = await startPadServer({ pads: { late: { text: "x" } } });
-  await using pool = new SessionPool(server.url, {
-    user: AGENT,
-    timeoutMs: 400,
-  });
-  await pool.get("late");
+  await using opened = await openPad("late", "x", 400);
+  const { server, pool } = opened;
   server.delayNextAck({ pad: "late", ms: 2_000 });
   server.delayNextDeparture({ pad: "late", ms: 200 });
   const result = await pool.edit("late", append("y"));
@@ -117,12 +121,8 @@ Deno.test("`SessionPool.edit()` waits for a late departure before it reads the a
 });
 
 Deno.test("`SessionPool.edit()` says not applied when a stalled edit's departure is late", async () => {
-  await using server = await startPadServer({ pads: { late: { text: "x" } } });
-  await using pool = new SessionPool(server.url, {
-    user: AGENT,
-    timeoutMs: 400,
-  });
-  await pool.get("late");
+  await using opened = await openPad("late", "x", 400);
+  const { server, pool } = opened;
   server.stallNextEdit({ pad: "late" });
   server.delayNextDeparture({ pad: "late", ms: 200 });
   const error = await failureOf(pool.edit("late", append("y")));
@@ -131,12 +131,8 @@ Deno.test("`SessionPool.edit()` says not applied when a stalled edit's departure
 });
 
 Deno.test("`SessionPool.edit()` says unknown when the departure never comes within the timeout", async () => {
-  await using server = await startPadServer({ pads: { never: { text: "x" } } });
-  await using pool = new SessionPool(server.url, {
-    user: AGENT,
-    timeoutMs: 300,
-  });
-  await pool.get("never");
+  await using opened = await openPad("never", "x", 300);
+  const { server, pool } = opened;
   server.stallNextEdit({ pad: "never" });
   server.delayNextDeparture({ pad: "never", ms: 3_000 });
   const error = await failureOf(pool.edit("never", append("y")));
@@ -147,12 +143,8 @@ Deno.test("`SessionPool.edit()` says unknown when the departure never comes with
 });
 
 Deno.test("`SessionPool.edit()` answers applied when the edit lands after our timeout, with the departure overtaking its history", async () => {
-  await using server = await startPadServer({ pads: { race: { text: "x" } } });
-  await using pool = new SessionPool(server.url, {
-    user: AGENT,
-    timeoutMs: 300,
-  });
-  await pool.get("race");
+  await using opened = await openPad("race", "x", 300);
+  const { server, pool } = opened;
   // The server takes 800 ms over the edit: our side gives up at 300 ms and
   // opens the check's connection before the edit lands; then the departure
   // reaches that connection before the history that holds the edit.
@@ -164,12 +156,8 @@ Deno.test("`SessionPool.edit()` answers applied when the edit lands after our ti
 });
 
 Deno.test("`SessionPool.edit()` says not applied when a slow server drops the edit after our timeout", async () => {
-  await using server = await startPadServer({ pads: { race: { text: "x" } } });
-  await using pool = new SessionPool(server.url, {
-    user: AGENT,
-    timeoutMs: 300,
-  });
-  await pool.get("race");
+  await using opened = await openPad("race", "x", 300);
+  const { server, pool } = opened;
   server.slowNextEdit({ pad: "race", ms: 800 });
   server.dropNextEdit({ pad: "race", when: "before-apply" });
   const error = await failureOf(pool.edit("race", append("y")));
@@ -178,12 +166,8 @@ Deno.test("`SessionPool.edit()` says not applied when a slow server drops the ed
 });
 
 Deno.test("`SessionPool.edit()` answers applied at once when the history already holds the edit, however late the departure", async () => {
-  await using server = await startPadServer({ pads: { held: { text: "x" } } });
-  await using pool = new SessionPool(server.url, {
-    user: AGENT,
-    timeoutMs: 300,
-  });
-  await pool.get("held");
+  await using opened = await openPad("held", "x", 300);
+  const { server, pool } = opened;
   server.delayNextAck({ pad: "held", ms: 2_000 });
   server.delayNextDeparture({ pad: "held", ms: 5_000 });
   const result = await pool.edit("held", append("y"));
