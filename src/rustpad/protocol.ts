@@ -133,9 +133,7 @@ export function parseServerMessage(frame: string): ServerMessage {
       if (!Array.isArray(history.operations)) {
         throw shapeError("History.operations", history.operations);
       }
-      const operations = history.operations.map((entry, i) =>
-        readHistoryEntry(entry) ?? readHistoryEntryOrThrow(entry, i)
-      );
+      const operations = history.operations.map(readHistoryEntry);
       return { History: { start, operations } };
     }
     case "Language":
@@ -304,23 +302,21 @@ function readInteger(value: unknown, where: string, max?: number): number {
 }
 
 /**
- * One operation of a History as the server sends it, or `undefined` if it
- * is not: the common case without the words an error would need (a long
- * history has tens of thousands of entries).
+ * Entry `i` of a History. The common case is read without the words an
+ * error would need (a long history has tens of thousands of entries); only
+ * a wrong entry is read again, to say what is wrong with it.
  */
-function readHistoryEntry(entry: unknown): UserOperation | undefined {
-  if (typeof entry !== "object" || entry === null) return undefined;
-  const { id, operation } = entry as Record<string, unknown>;
-  if (!isUserId(id) || !Array.isArray(operation)) return undefined;
-  try {
-    return { id, operation: TextOperation.fromJSON(operation) };
-  } catch {
-    return undefined;
+function readHistoryEntry(entry: unknown, i: number): UserOperation {
+  if (typeof entry === "object" && entry !== null) {
+    const { id, operation } = entry as Record<string, unknown>;
+    if (isUserId(id) && Array.isArray(operation)) {
+      try {
+        return { id, operation: TextOperation.fromJSON(operation) };
+      } catch {
+        // Described below.
+      }
+    }
   }
-}
-
-/** Read entry `i` of a History, throwing the error that says what is wrong. */
-function readHistoryEntryOrThrow(entry: unknown, i: number): UserOperation {
   const where = `History.operations[${i}]`;
   const fields = readObject(entry, where);
   return {
