@@ -65,7 +65,7 @@ function row(
 
 // The fixture: the busy pad's text and history.
 const fixture = replayFixture();
-const pad = await spawnServer([`${ROOT}src/testing/pad_server.ts`]);
+const pad = await spawnServer([`${ROOT}src/pad_server/pad_server.ts`]);
 const busy = await RawSocket.open(pad.url, BUSY);
 await busy.load(fixture.document, fixture.operations);
 const busyText = await (await fetch(`${pad.url}/api/text/${BUSY}`)).text();

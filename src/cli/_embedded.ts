@@ -15,7 +15,7 @@ import {
   type PadServer,
   SqlitePadDatabase,
   startPadServer,
-} from "../testing/mod.ts";
+} from "../pad_server/mod.ts";
 
 /** Exit code for a bad flag or configuration value. */
 const USAGE_EXIT_CODE = 2;

@@ -3,7 +3,7 @@
 // calls, noticing when a response body ends, and the access-log line.
 
 import { jsonError } from "./_http_guard.ts";
-import { HttpBodyError, tooLarge } from "./_http1_reader.ts";
+import { HttpBodyError, tooLarge } from "../http/mod.ts";
 
 /**
  * The whole body of `request`, at most `maxBytes`; or the error response

@@ -20,7 +20,7 @@ import {
   jsonError,
   OriginCheck,
 } from "./_http_guard.ts";
-import { HttpListener, listenError } from "./_http_listener.ts";
+import { HttpListener, listenError } from "../http/mod.ts";
 import { type HttpSession, SessionTable } from "./_http_sessions.ts";
 import {
   accessLine,

@@ -23,7 +23,7 @@ import {
   upgradeResponse,
   writeAll,
 } from "./_raw_websocket.ts";
-import { type PadServer, startPadServer } from "./pad_server.ts";
+import { type PadServer, startPadServer } from "../pad_server/pad_server.ts";
 
 /** How a {@linkcode HostileServer} attacks. */
 export type HostileMode =

@@ -1,10 +1,9 @@
 /**
- * Test helpers: a Rustpad-compatible pad server that matches the real
- * server frame for frame and serves a web editor at every path outside
- * `/api/`; its persistence in memory or in SQLite; the real server's
- * 16-message metadata queue; and fault injection (slow frames, dropped,
- * stalled or late edits, late departures, a connection cut mid-history,
- * malformed frames, slow sockets).
+ * What tests of an agent need: the Rustpad-compatible pad server (from
+ * `src/pad_server/`) with its persistence and fault injection (slow frames,
+ * dropped, stalled or late edits, late departures, a connection cut
+ * mid-history, malformed frames, slow sockets), and a hostile server that
+ * attacks its clients.
  *
  * ```ts
  * import { startPadServer } from "@rustpad-mcp/server/testing";
@@ -23,20 +22,20 @@ export {
   PadServer,
   type PadServerOptions,
   startPadServer,
-} from "./pad_server.ts";
+} from "../pad_server/pad_server.ts";
 export type {
   CloseNextConnectOptions,
   DelayOptions,
   DropNextEditOptions,
   StallNextEditOptions,
-} from "./faults.ts";
-export { FaultInjector } from "./fault_injection.ts";
+} from "../pad_server/faults.ts";
+export { FaultInjector } from "../pad_server/fault_injection.ts";
 export {
   PadDatabase,
   type PadStorage,
   type PersistedPad,
-} from "./pad_database.ts";
-export { SqlitePadDatabase } from "./sqlite_pad_database.ts";
+} from "../pad_server/pad_database.ts";
+export { SqlitePadDatabase } from "../pad_server/sqlite_pad_database.ts";
 export {
   type HostileMode,
   HostileServer,

@@ -7,7 +7,7 @@ import {
   startHostileServer,
   startPadServer,
 } from "../../src/testing/mod.ts";
-import { TestClient, waitUntil } from "./_test_client.ts";
+import { TestClient, waitUntil } from "../pad_server/_test_client.ts";
 
 async function framesFrom(
   options: HostileServerOptions,

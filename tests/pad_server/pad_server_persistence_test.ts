@@ -3,7 +3,7 @@ import {
   type PadStorage,
   SqlitePadDatabase,
   startPadServer,
-} from "../../src/testing/mod.ts";
+} from "../../src/pad_server/mod.ts";
 import { TestClient, waitUntil } from "./_test_client.ts";
 
 const RESTORED_ID = "18446744073709551615";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { SqlitePadDatabase, startPadServer } from "../../src/testing/mod.ts";
+import { SqlitePadDatabase, startPadServer } from "../../src/pad_server/mod.ts";
 import { Browser, type Page } from "./_browser.ts";
 import { waitUntil } from "./_test_client.ts";
 

@@ -3,7 +3,7 @@ import {
   PadDatabase,
   type PadServer,
   startPadServer,
-} from "../../src/testing/mod.ts";
+} from "../../src/pad_server/mod.ts";
 import { TestClient, waitUntil } from "./_test_client.ts";
 
 async function get(

@@ -6,22 +6,22 @@
 // handler ends them or the peer leaves, or when a write makes no progress
 // for WRITE_STALL_MS.
 
-import type { ByteBudget } from "./_http1_budget.ts";
-import { parseHead, type RequestHead } from "./_http1_head.ts";
+import type { ByteBudget } from "./_budget.ts";
+import { parseHead, type RequestHead } from "./_head.ts";
 import {
   bodyStream,
   ConnectionReader,
   HttpBodyError,
   latin1,
   tooLarge,
-} from "./_http1_reader.ts";
+} from "./_reader.ts";
 import {
   CONTINUE,
   frame,
   LAST_CHUNK,
   responseHead,
   wholeResponse,
-} from "./_http1_response.ts";
+} from "./_response.ts";
 
 /** A write that moves no byte for this long means the peer is gone. */
 const WRITE_STALL_MS = 60_000;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startPadServer } from "../../src/testing/mod.ts";
+import { startPadServer } from "../../src/pad_server/mod.ts";
 import { buildEditorModule, OUTPUT } from "../../scripts/bundle_editor.ts";
 
 Deno.test("every path outside /api/ answers the editor page, which loads nothing from elsewhere", async () => {
@@ -65,7 +65,7 @@ Deno.test("the committed editor page is exactly what deno task bundle builds fro
   const committed = await Deno.readTextFile(OUTPUT);
   assert.ok(
     committed === await buildEditorModule(),
-    "src/testing/_editor_page.ts is stale: run deno task bundle and commit it",
+    "src/pad_server/_editor_page.ts is stale: run deno task bundle and commit it",
   );
 });
 

@@ -7,7 +7,7 @@ import {
   PadDatabase,
   type PadServer,
   startPadServer,
-} from "../../src/testing/mod.ts";
+} from "../../src/pad_server/mod.ts";
 import { TestClient, waitForQuiet, waitUntil } from "./_test_client.ts";
 
 const SESSIONS = new URL(

@@ -1,7 +1,7 @@
 // Fault injection: every fault does what it says, and only once.
 
 import assert from "node:assert/strict";
-import { type PadServer, startPadServer } from "../../src/testing/mod.ts";
+import { type PadServer, startPadServer } from "../../src/pad_server/mod.ts";
 import { TestClient, waitForQuiet } from "./_test_client.ts";
 
 /** A server with pad `pad` holding "hi", and two clients A and B on it. */

@@ -1,9 +1,9 @@
-// The pad server's command line: `deno run -A src/testing/pad_server.ts`.
+// The pad server's command line: `deno run -A src/pad_server/pad_server.ts`.
 
 import { parseArgs } from "node:util";
 
 const USAGE =
-  `Usage: deno run -A src/testing/pad_server.ts [--port N] [--hostname H]
+  `Usage: deno run -A src/pad_server/pad_server.ts [--port N] [--hostname H]
 
 Serve a Rustpad-compatible pad server in memory, without persistence, with
 its web editor at every path outside /api/ (open the URL in a browser).

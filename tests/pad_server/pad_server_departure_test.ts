@@ -4,7 +4,7 @@
 // message it read, and the user is forgotten before the announcement.
 
 import assert from "node:assert/strict";
-import { startPadServer } from "../../src/testing/mod.ts";
+import { startPadServer } from "../../src/pad_server/mod.ts";
 import { TestClient, waitForQuiet } from "./_test_client.ts";
 
 Deno.test("PadServer announces a departure only after the edits sent just before the close were handled", async () => {

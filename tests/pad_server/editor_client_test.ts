@@ -4,15 +4,15 @@
 
 import assert from "node:assert/strict";
 import { TextOperation } from "../../src/ot/operation.ts";
-import { PadDatabase, startPadServer } from "../../src/testing/mod.ts";
-import { PadClient } from "../../src/testing/editor/pad_client.ts";
+import { PadDatabase, startPadServer } from "../../src/pad_server/mod.ts";
+import { PadClient } from "../../src/pad_server/editor/pad_client.ts";
 import {
   diffOperation,
   fromUtf16Changes,
   toCodePointOffset,
   toUtf16Changes,
   toUtf16Offset,
-} from "../../src/testing/editor/units.ts";
+} from "../../src/pad_server/editor/units.ts";
 import { waitUntil } from "./_test_client.ts";
 
 const FAMILY = "👨‍👨‍👦‍👦"; // 7 code points, 11 UTF-16 units

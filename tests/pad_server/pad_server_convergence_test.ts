@@ -8,7 +8,7 @@ import {
   parseServerMessage,
   type ServerMessage,
 } from "../../src/rustpad/protocol.ts";
-import { startPadServer } from "../../src/testing/mod.ts";
+import { startPadServer } from "../../src/pad_server/mod.ts";
 import { delay, TestClient, waitForQuiet, waitUntil } from "./_test_client.ts";
 
 /**

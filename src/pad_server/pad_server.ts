@@ -10,7 +10,7 @@
  * `expiryDays` without a socket opening them, as on the real server.
  *
  * Run it on its own with
- * `deno run -A src/testing/pad_server.ts [--port N] [--hostname H]`: it
+ * `deno run -A src/pad_server/pad_server.ts [--port N] [--hostname H]`: it
  * prints its URL on one line and serves until SIGINT or SIGTERM.
  *
  * @module

@@ -4,7 +4,7 @@
 // (rustpad-server/src/rustpad.rs: `broadcast::channel(16)`, `update?`).
 
 import assert from "node:assert/strict";
-import { startPadServer } from "../../src/testing/mod.ts";
+import { startPadServer } from "../../src/pad_server/mod.ts";
 import { delay, TestClient, waitForQuiet, waitUntil } from "./_test_client.ts";
 
 const cursor = (n: number) =>

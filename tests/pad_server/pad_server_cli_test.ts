@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { startPadServer } from "../../src/testing/mod.ts";
+import { startPadServer } from "../../src/pad_server/mod.ts";
 
-const SCRIPT = new URL("../../src/testing/pad_server.ts", import.meta.url);
+const SCRIPT = new URL("../../src/pad_server/pad_server.ts", import.meta.url);
 
 function padServerCommand(...args: string[]): Deno.Command {
   return new Deno.Command(Deno.execPath(), {

@@ -5,13 +5,10 @@
 // for good after EMFILE. So the server accepts TCP itself (Deno.listen,
 // whose accept fails and then works again), counts connections (closing
 // those past the cap at once), survives accept errors with a backoff, and
-// serves each connection with deadlines (_http1_connection.ts).
+// serves each connection with deadlines (_connection.ts).
 
-import { ByteBudget } from "./_http1_budget.ts";
-import {
-  type ConnectionOptions,
-  Http1Connection,
-} from "./_http1_connection.ts";
+import { ByteBudget } from "./_budget.ts";
+import { type ConnectionOptions, Http1Connection } from "./_connection.ts";
 
 /** Bounds and hooks of {@linkcode HttpListener}. */
 export interface HttpListenerOptions

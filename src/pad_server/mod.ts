@@ -1,0 +1,40 @@
+/**
+ * The Rustpad-compatible pad server, a product part: it matches the real
+ * server frame for frame, serves a web editor at every path outside
+ * `/api/`, persists pads in memory or in SQLite, keeps the real server's
+ * 16-message metadata queue, and takes injected faults (slow frames,
+ * dropped, stalled or late edits, late departures, a connection cut
+ * mid-history, malformed frames, slow sockets). `--embedded` runs it in the
+ * MCP server's process; `deno task demo` and the tests run it alone.
+ *
+ * ```ts
+ * import { startPadServer } from "./mod.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const server = await startPadServer({ pads: { notes: { text: "hello" } } });
+ * const response = await fetch(`${server.url}/api/text/notes`);
+ * assert.equal(await response.text(), "hello");
+ * await server.close();
+ * ```
+ *
+ * @module
+ */
+
+export {
+  PadServer,
+  type PadServerOptions,
+  startPadServer,
+} from "./pad_server.ts";
+export type {
+  CloseNextConnectOptions,
+  DelayOptions,
+  DropNextEditOptions,
+  StallNextEditOptions,
+} from "./faults.ts";
+export { FaultInjector } from "./fault_injection.ts";
+export {
+  PadDatabase,
+  type PadStorage,
+  type PersistedPad,
+} from "./pad_database.ts";
+export { SqlitePadDatabase } from "./sqlite_pad_database.ts";
