@@ -38,3 +38,11 @@ export {
   type PersistedPad,
 } from "./pad_database.ts";
 export { SqlitePadDatabase } from "./sqlite_pad_database.ts";
+export type {
+  SuggestionDecision,
+  SuggestionDesk,
+  SuggestionHunk,
+  SuggestionList,
+  SuggestionStatus,
+  SuggestionView,
+} from "./suggestion_desk.ts";

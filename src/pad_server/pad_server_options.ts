@@ -6,6 +6,7 @@
  */
 
 import type { PadStorage } from "./pad_database.ts";
+import type { SuggestionDesk } from "./suggestion_desk.ts";
 
 /** How to start a `PadServer`. */
 export interface PadServerOptions {
@@ -37,6 +38,12 @@ export interface PadServerOptions {
    * nothing is persisted and `database_size` is 0.
    */
   database?: PadStorage;
+  /**
+   * Who holds agents' suggestions for the pads, served at
+   * `/api/suggestions/` (see `suggestion_desk.ts`); `--embedded` gives the
+   * MCP server's. Without it the lists are empty.
+   */
+  suggestions?: SuggestionDesk;
   /**
    * How often to snapshot pads whose revision changed into the database, in
    * milliseconds; `0` snapshots only when `PadServer.snapshot` is
