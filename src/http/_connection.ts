@@ -22,6 +22,7 @@ import {
   responseHead,
   wholeResponse,
 } from "./_response.ts";
+import { claimUpgrade } from "./websocket.ts";
 
 /** A write that moves no byte for this long means the peer is gone. */
 const WRITE_STALL_MS = 60_000;
@@ -34,6 +35,8 @@ const MAX_KEPT_REFUSALS = 32;
 /** The bounds and the handler of a connection. */
 export interface ConnectionOptions {
   readonly requestTimeoutMs: number;
+  /** The variable that sets it, named in the 408. */
+  readonly requestTimeoutVariable: string;
   readonly keepAliveMs: number;
   readonly maxBodyBytes: number;
   readonly maxHeadBytes: number;
@@ -128,7 +131,7 @@ export class Http1Connection {
   }
 
   #deadlineMessage(): string {
-    return `Cannot read the request as it did not arrive whole within ${this.#options.requestTimeoutMs} ms (RUSTPAD_MCP_REQUEST_TIMEOUT_MS): send the whole request at once; nothing was done`;
+    return `Cannot read the request as it did not arrive whole within ${this.#options.requestTimeoutMs} ms (${this.#options.requestTimeoutVariable}): send the whole request at once; nothing was done`;
   }
 
   /** The next head, or undefined once the connection should close. */
@@ -235,6 +238,14 @@ export class Http1Connection {
         release();
         // The handler has what it read; the response has no deadline.
         clearTimeout(this.#timer);
+      }
+      const socket = claimUpgrade(response);
+      if (socket !== undefined) {
+        // The connection is the socket's from here on, counted until it
+        // closes.
+        await this.#write(socket.handshake());
+        await socket.run(this.#conn, this.#reader.takeAll());
+        return false;
       }
       const keepAlive = head.keepAlive && head.minor === 1 && bodyDone &&
         !this.#draining && !this.#reader.ended &&

@@ -11,8 +11,13 @@ import { ByteBudget } from "./_budget.ts";
 import { type ConnectionOptions, Http1Connection } from "./_connection.ts";
 
 /** Bounds and hooks of {@linkcode HttpListener}. */
-export interface HttpListenerOptions
-  extends Omit<ConnectionOptions, "budget" | "fallbackHost" | "refusals"> {
+export interface HttpListenerOptions extends
+  Omit<
+    ConnectionOptions,
+    "budget" | "fallbackHost" | "refusals" | "requestTimeoutVariable"
+  > {
+  /** The variable that sets `requestTimeoutMs`, named in refusals. */
+  readonly requestTimeoutVariable?: string;
   readonly hostname: string;
   readonly port: number;
   /** The most open connections; more are closed as soon as accepted. */
@@ -20,6 +25,8 @@ export interface HttpListenerOptions
   /** The most request-body bytes read at once, over all connections. */
   readonly maxBodyBytesInFlight: number;
   readonly log: (line: string) => void;
+  /** The variable that sets `maxConnections`, named in log lines. */
+  readonly maxConnectionsVariable?: string;
 }
 
 /** How often a repeated accept error or refusal is logged, at most. */
@@ -78,6 +85,7 @@ export class HttpListener {
   /** The cap in force: the configured one, or lower at a low file limit. */
   readonly maxConnections: number;
   readonly #listener: Deno.TcpListener;
+  readonly #variable: string;
   readonly #options: ConnectionOptions;
   readonly #connections = new Set<Http1Connection>();
   readonly #acceptErrors: QuietLog;
@@ -99,6 +107,8 @@ export class HttpListener {
       transport: "tcp",
     });
     this.addr = this.#listener.addr;
+    this.#variable = options.maxConnectionsVariable ??
+      "RUSTPAD_MCP_MAX_CONNECTIONS";
     const limit = openFileLimit();
     // Leave a quarter of the descriptors for pad sockets, upstream HTTP
     // and the runtime, so a flood of connections cannot starve them.
@@ -108,7 +118,7 @@ export class HttpListener {
     this.maxConnections = Math.min(options.maxConnections, fit);
     if (this.maxConnections < options.maxConnections) {
       options.log(
-        `rustpad-mcp: serving at most ${this.maxConnections} connections, not RUSTPAD_MCP_MAX_CONNECTIONS=${options.maxConnections}, as the process may open only ${limit} files: raise ulimit -n to allow more`,
+        `rustpad-mcp: serving at most ${this.maxConnections} connections, not ${this.#variable}=${options.maxConnections}, as the process may open only ${limit} files: raise ulimit -n to allow more`,
       );
     }
     const host = this.addr.hostname.includes(":")
@@ -119,6 +129,8 @@ export class HttpListener {
       budget: new ByteBudget(options.maxBodyBytesInFlight),
       refusals: new Map(),
       fallbackHost: `${host}:${this.addr.port}`,
+      requestTimeoutVariable: options.requestTimeoutVariable ??
+        "RUSTPAD_MCP_REQUEST_TIMEOUT_MS",
     };
     this.#acceptErrors = new QuietLog(options.log);
     this.#refusals = new QuietLog(options.log);
@@ -161,7 +173,7 @@ export class HttpListener {
           // Already gone.
         }
         this.#refusals.note(() =>
-          `rustpad-mcp: Cannot serve a new connection as ${this.maxConnections} are open (RUSTPAD_MCP_MAX_CONNECTIONS): closed it`
+          `rustpad-mcp: Cannot serve a new connection as ${this.maxConnections} are open (${this.#variable}): closed it`
         );
         continue;
       }

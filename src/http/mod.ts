@@ -18,3 +18,9 @@ export {
   openFileLimit,
 } from "./listener.ts";
 export { HttpBodyError, tooLarge } from "./_reader.ts";
+export {
+  claimUpgrade,
+  ServerWebSocket,
+  upgradeWebSocket,
+  type WebSocketLimits,
+} from "./websocket.ts";

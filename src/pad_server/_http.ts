@@ -94,21 +94,29 @@ const PAGE_HEADERS = {
   "cache-control": "no-cache",
   etag: EDITOR_PAGE_ETAG,
   vary: "accept-encoding",
-  // Everything the page needs comes from this server.
-  "content-security-policy":
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:",
 };
+const PAGE_POLICY =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:";
 let gzipped: Uint8Array<ArrayBuffer> | undefined;
 let compressing: Promise<void> | undefined;
 
 /**
  * The editor page, or `304` when the browser has this one already. It is
  * compressed once, on the first request, and sent compressed from then on
- * to browsers that accept gzip.
+ * to browsers that accept gzip. Only `frameAncestors` may frame it.
  */
-export function pageResponse(request: Request): Response {
+export function pageResponse(
+  request: Request,
+  frameAncestors: string,
+): Response {
+  const headers = {
+    ...PAGE_HEADERS,
+    // Everything the page needs comes from this server.
+    "content-security-policy":
+      `${PAGE_POLICY}; frame-ancestors ${frameAncestors}`,
+  };
   if (request.headers.get("if-none-match") === EDITOR_PAGE_ETAG) {
-    return new Response(null, { status: 304, headers: PAGE_HEADERS });
+    return new Response(null, { status: 304, headers });
   }
   compressing ??= new Response(
     new Blob([PAGE_BYTES]).stream().pipeThrough(new CompressionStream("gzip")),
@@ -118,8 +126,6 @@ export function pageResponse(request: Request): Response {
   const body = request.method === "HEAD" ? null : gzip ? gzipped! : PAGE_BYTES;
   return new Response(body, {
     status: 200,
-    headers: gzip
-      ? { ...PAGE_HEADERS, "content-encoding": "gzip" }
-      : PAGE_HEADERS,
+    headers: gzip ? { ...headers, "content-encoding": "gzip" } : headers,
   });
 }

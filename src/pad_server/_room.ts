@@ -1,6 +1,7 @@
 // One pad in memory and the connections open on it: it reads their
 // messages, applies faults, and broadcasts what the pad answers.
 
+import type { ServerWebSocket } from "../http/mod.ts";
 import { encodeMessage, parseClientMessage } from "../rustpad/protocol.ts";
 import type { ClientMessage, ServerMessage } from "../rustpad/protocol.ts";
 import { Connection } from "./_connection.ts";
@@ -53,7 +54,7 @@ export class Room {
   }
 
   /** Greet a new connection: `Identity`, then the initial burst. */
-  connect(socket: WebSocket): Connection {
+  connect(socket: ServerWebSocket): Connection {
     const { faults } = this.#context;
     const connection = new Connection(
       this.pad.join(),
