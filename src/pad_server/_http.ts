@@ -74,9 +74,13 @@ export function reply(
   body: string,
   contentType: string,
 ): Response {
-  return new Response(body, {
+  const bytes = new TextEncoder().encode(body);
+  return new Response(bytes, {
     status,
-    headers: { "content-type": contentType },
+    headers: {
+      "content-type": contentType,
+      "content-length": String(bytes.length),
+    },
   });
 }
 
@@ -124,8 +128,11 @@ export function pageResponse(
   const gzip = gzipped !== undefined &&
     /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
   const body = request.method === "HEAD" ? null : gzip ? gzipped! : PAGE_BYTES;
+  const length = String(gzip ? gzipped!.length : PAGE_BYTES.length);
   return new Response(body, {
     status: 200,
-    headers: gzip ? { ...headers, "content-encoding": "gzip" } : headers,
+    headers: gzip
+      ? { ...headers, "content-encoding": "gzip", "content-length": length }
+      : { ...headers, "content-length": length },
   });
 }

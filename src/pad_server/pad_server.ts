@@ -39,7 +39,7 @@ import { attachState, noFaults } from "./_fault_queue.ts";
 import type { Room } from "./_room.ts";
 import { SocketHub } from "./_socket_hub.ts";
 import { FaultInjector } from "./fault_injection.ts";
-import { expireRooms, persistRoom } from "./_persister.ts";
+import { expireRooms, persistRooms } from "./_persister.ts";
 import { PadDatabase, type PadStorage } from "./pad_database.ts";
 import {
   bounds,
@@ -104,6 +104,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   readonly #listener: HttpListener;
   readonly #policy: AccessPolicy;
   readonly #bounds: PadServerBounds;
+  readonly #log: (line: string) => void;
   readonly #startTime: number;
   readonly #snapshotTimer: ReturnType<typeof setInterval> | undefined;
   readonly #cleanupTimer: ReturnType<typeof setInterval>;
@@ -139,6 +140,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     this.#policy = accessPolicy(options.publicHost, options.allowedOrigins);
     this.#bounds = bounds(options);
     const log = options.log ?? ((line: string) => console.error(line));
+    this.#log = log;
     this.#listener = new HttpListener({
       hostname: options.hostname ?? "127.0.0.1",
       port: options.port ?? 0,
@@ -165,7 +167,10 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
       this.#snapshotTimer = setInterval(() => this.snapshot(), interval);
     }
     this.#cleanupTimer = setInterval(
-      () => expireRooms(this.#rooms, database, maxIdleMs, Date.now()),
+      () =>
+        this.#logFailure(() =>
+          expireRooms(this.#rooms, database, maxIdleMs, Date.now())
+        ),
       // setInterval takes at most 2^31-1 ms.
       Math.min(cleanupMs, 2 ** 31 - 1),
     );
@@ -199,7 +204,12 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    * Persist now, as the real server does every few seconds: every pad in
    * memory whose revision grew since it was last persisted is written to
    * the database (text and language). As on the real server, a language
-   * change alone does not count. Does nothing without a database.
+   * change alone does not count. Does nothing without a database. All go
+   * in one transaction; if it fails (another process holds the file
+   * locked), the failure is logged and the same pads, with what changed
+   * meanwhile, are written at the next snapshot.
+   *
+   * @returns `false` if the write failed, else `true`.
    *
    * @example
    * ```ts
@@ -220,9 +230,21 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    * await server.close();
    * ```
    */
-  snapshot(): void {
-    if (this.database === null) return;
-    for (const room of this.#rooms.values()) persistRoom(room, this.database);
+  snapshot(): boolean {
+    const database = this.database;
+    if (database === null) return true;
+    return this.#logFailure(() => persistRooms(this.#rooms.values(), database));
+  }
+
+  /** Run `task`; log its failure, never throw it (a timer calls it). */
+  #logFailure(task: () => unknown): boolean {
+    try {
+      task();
+      return true;
+    } catch (error) {
+      this.#log(`rustpad-mcp: pad server: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   /**
