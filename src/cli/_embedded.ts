@@ -13,6 +13,7 @@ import {
 import { isLoopback, parseListen } from "../config/listen.ts";
 import {
   type PadServer,
+  type PadServerOptions,
   SqlitePadDatabase,
   startPadServer,
 } from "../pad_server/mod.ts";
@@ -122,6 +123,7 @@ async function startEmbedded(
     server = await startPadServer({
       ...listen,
       ...(database === undefined ? {} : { database }),
+      ...boundsOf(config, listen.hostname),
     });
   } catch (error) {
     database?.close();
@@ -139,6 +141,19 @@ async function startEmbedded(
     `rustpad-mcp: embedded pad server at ${url.href} (${stored}); open ${url.href}#NAME in a browser to edit pad NAME beside the agent`,
   );
   return handle(server, url, database);
+}
+
+/** The bounds and the access rules of the embedded pad server. */
+function boundsOf(config: Config, hostname: string): PadServerOptions {
+  // A name listened on is a name people reach the server by.
+  const named = /^[0-9.]+$|:/.test(hostname) ? undefined : hostname;
+  const publicHost = config.embeddedPublicHost ?? named;
+  return {
+    maxConnections: config.embeddedMaxConnections,
+    maxSocketsPerPad: config.embeddedMaxSocketsPerPad,
+    allowedOrigins: config.embeddedAllowedOrigins,
+    ...(publicHost === undefined ? {} : { publicHost }),
+  };
 }
 
 function handle(

@@ -42,6 +42,8 @@ export class Room {
   /** Per user id, what its connection sent that was handled. */
   readonly counts: Map<number, UserCounts> = new Map();
   readonly #context: RoomContext;
+  /** Connections ended in this task, their departures not yet announced. */
+  readonly #departing: Connection[] = [];
 
   constructor(
     id: string,
@@ -72,9 +74,7 @@ export class Room {
       this.hangUp(connection);
       return connection;
     }
-    for (const message of this.pad.welcome()) {
-      connection.outbox.send(encodeMessage(message));
-    }
+    for (const frame of this.pad.welcome()) connection.outbox.send(frame);
     // Only now does it hear broadcasts and read the client's messages.
     this.connections.add(connection);
     this.#context.track(connection, true);
@@ -111,11 +111,23 @@ export class Room {
     // As on the real server, the user is forgotten and its departure
     // announced only once its connection is done with, here after a delay
     // if a fault asks for one.
-    const depart = () =>
-      this.broadcastMetadata(this.pad.leave(connection.userId));
     const delay = this.#context.faults.departureDelays.take(this.id);
-    if (delay === undefined) depart();
-    else this.#context.later(delay.ms, depart);
+    if (delay !== undefined) {
+      return this.#context.later(delay.ms, () => this.#depart(connection));
+    }
+    // Announced in the next task, with every departure of this one: when
+    // thousands of sockets close at once, each announcement then goes to
+    // those still open, not to all that are closing (which is quadratic).
+    this.#departing.push(connection);
+    if (this.#departing.length === 1) {
+      this.#context.later(0, () => {
+        for (const gone of this.#departing.splice(0)) this.#depart(gone);
+      });
+    }
+  }
+
+  #depart(connection: Connection): void {
+    this.broadcastMetadata(this.pad.leave(connection.userId));
   }
 
   #handle(connection: Connection, data: string): void {

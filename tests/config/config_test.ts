@@ -305,5 +305,9 @@ Deno.test("loadConfig() reads every variable at once", () => {
     statePassword: "hunter2",
     embeddedPublic: false,
     embeddedDatabase: "pads.sqlite",
+    embeddedPublicHost: undefined,
+    embeddedAllowedOrigins: [],
+    embeddedMaxConnections: 1024,
+    embeddedMaxSocketsPerPad: 256,
   });
 });

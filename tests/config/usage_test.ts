@@ -31,6 +31,10 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
     "RUSTPAD_STATE_PASSWORD",
     "RUSTPAD_EMBEDDED_PUBLIC",
     "RUSTPAD_EMBEDDED_DB",
+    "RUSTPAD_EMBEDDED_PUBLIC_HOST",
+    "RUSTPAD_EMBEDDED_ALLOWED_ORIGINS",
+    "RUSTPAD_EMBEDDED_MAX_CONNECTIONS",
+    "RUSTPAD_EMBEDDED_MAX_SOCKETS_PER_PAD",
   ]);
   const defaults = Object.fromEntries(
     CONFIG_VARIABLES.map((v) => [v.name, v.default]),
@@ -47,6 +51,8 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
   assert.equal(defaults.RUSTPAD_MCP_MAX_SESSIONS, "1000");
   assert.equal(defaults.RUSTPAD_EMBEDDED_PUBLIC, "false");
   assert.equal(defaults.RUSTPAD_EMBEDDED_DB, "unset (memory only)");
+  assert.equal(defaults.RUSTPAD_EMBEDDED_MAX_CONNECTIONS, "1024");
+  assert.equal(defaults.RUSTPAD_EMBEDDED_MAX_SOCKETS_PER_PAD, "256");
   assert.equal(defaults.RUSTPAD_MCP_MAX_CONNECTIONS, "1024");
   assert.equal(defaults.RUSTPAD_MCP_REQUEST_TIMEOUT_MS, "10000");
   assert.equal(defaults.RUSTPAD_MCP_KEEP_ALIVE_TIMEOUT_MS, "5000");
