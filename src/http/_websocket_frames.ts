@@ -57,12 +57,14 @@ export function frameHead(opcode: number, length: number): Uint8Array {
 }
 
 /** A close frame's payload: the code, then the reason cut to 123 bytes. */
+const ENCODER = new TextEncoder();
+
 export function closePayload(
   code: number | undefined,
   reason = "",
 ): Uint8Array {
   if (code === undefined) return new Uint8Array(0);
-  let bytes = new TextEncoder().encode(reason);
+  let bytes = ENCODER.encode(reason);
   if (bytes.length > 123) {
     // Cut on a character boundary: drop continuation bytes at the cut.
     let end = 123;

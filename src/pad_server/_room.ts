@@ -120,14 +120,28 @@ export class Room {
     // those still open, not to all that are closing (which is quadratic).
     this.#departing.push(connection);
     if (this.#departing.length === 1) {
-      this.#context.later(0, () => {
-        for (const gone of this.#departing.splice(0)) this.#depart(gone);
-      });
+      this.#context.later(0, () => this.#announceDepartures());
     }
   }
 
   #depart(connection: Connection): void {
     this.broadcastMetadata(this.pad.leave(connection.userId));
+  }
+
+  /**
+   * One departure is forwarded at once, as ever. Several at once are
+   * queued as one burst, as the real server's broadcast channel takes them
+   * before its receivers run: past its 16 messages every connection has
+   * lagged and is dropped, so a crowd leaving costs what its own
+   * departures cost, not their number times the connections left.
+   */
+  #announceDepartures(): void {
+    const gone = this.#departing.splice(0);
+    if (gone.length === 1) return this.#depart(gone[0]!);
+    for (const connection of gone) {
+      const frame = encodeMessage(this.pad.leave(connection.userId));
+      for (const other of this.connections) other.queueMetadata(frame, false);
+    }
   }
 
   #handle(connection: Connection, data: string): void {
