@@ -241,10 +241,29 @@ export class ServerWebSocket extends EventTarget {
         size = count === size ? LARGE_READ : SMALL_READ;
       }
     } catch (error) {
-      if (error instanceof FrameError) {
-        this.#failWith(error.code, error.message);
-      } else this.#end(CLOSE_CODE.abnormal, "", false);
+      if (!(error instanceof FrameError)) {
+        return this.#end(CLOSE_CODE.abnormal, "", false);
+      }
+      this.#failWith(error.code, error.message);
+      await this.#discardUntilClosed(error.code, error.message);
     }
+  }
+
+  /**
+   * After a protocol error, read on and drop what comes until the client
+   * closes (or the close wait ends): closing with its bytes unread would
+   * reset the connection, and the client could lose our close frame.
+   */
+  async #discardUntilClosed(code: number, reason: string): Promise<void> {
+    const scratch = new Uint8Array(LARGE_READ);
+    try {
+      while (this.readyState !== ServerWebSocket.CLOSED) {
+        if (await this.#conn!.read(scratch) === null) break;
+      }
+    } catch {
+      // Closed meanwhile.
+    }
+    this.#end(code, reason, false);
   }
 
   #onFrame(frame: Frame): void {
@@ -327,12 +346,11 @@ export class ServerWebSocket extends EventTarget {
     this.#end(code, reason, true);
   }
 
-  /** A protocol error: send the close frame, then close. */
+  /** A protocol error: send the close frame; the close wait ends it. */
   #failWith(code: number, reason: string): void {
     if (this.readyState === ServerWebSocket.OPEN) {
       this.readyState = ServerWebSocket.CLOSING;
       this.#enqueue(OPCODE.close, closePayload(code, reason));
-      this.#pendingClose = { code, reason, wasClean: false };
       this.#closeTimer = setTimeout(
         () => this.#end(code, reason, false),
         CLOSE_WAIT_MS,

@@ -56,7 +56,9 @@ export async function openRaw(
     conn,
     status: text.split("\r\n")[0] ?? "",
     after: buffer.slice(
-      headEnd === -1 ? length : encoder.encode(text.slice(0, headEnd + 4)).length,
+      headEnd === -1
+        ? length
+        : encoder.encode(text.slice(0, headEnd + 4)).length,
       length,
     ),
   };
