@@ -48,6 +48,8 @@ export interface ConnectionOptions {
   readonly refuse: (status: number, message: string) => Response;
   /** Refusals already serialized, shared by the listener's connections. */
   readonly refusals: Map<string, Uint8Array>;
+  /** Whether the listener may close idle connections to make room. */
+  readonly shedIdle?: boolean;
 }
 
 /** Serves one accepted connection until it closes. */

@@ -27,6 +27,12 @@ export interface HttpListenerOptions extends
   readonly log: (line: string) => void;
   /** The variable that sets `maxConnections`, named in log lines. */
   readonly maxConnectionsVariable?: string;
+  /**
+   * At the cap, close the connection idle longest (no request in flight)
+   * to serve the new one, rather than close the new one: a flood of idle
+   * connections then cannot lock out a client that sends its request.
+   */
+  readonly shedIdle?: boolean;
 }
 
 /** How often a repeated accept error or refusal is logged, at most. */
@@ -166,7 +172,9 @@ export class HttpListener {
         continue;
       }
       backoff = MIN_BACKOFF_MS;
-      if (this.#connections.size >= this.maxConnections) {
+      if (
+        this.#connections.size >= this.maxConnections && !this.#shedIdle()
+      ) {
         try {
           conn.close();
         } catch {
@@ -186,6 +194,22 @@ export class HttpListener {
       this.#connections.add(connection);
       void connection.done.then(() => this.#connections.delete(connection));
     }
+  }
+
+  /** Close the oldest idle connection if shedding; whether one was. */
+  #shedIdle(): boolean {
+    if (!this.#options.shedIdle) return false;
+    for (const connection of this.#connections) {
+      if (!connection.idle) continue;
+      connection.close();
+      // Counted out now: its `done` settles later.
+      this.#connections.delete(connection);
+      this.#refusals.note(() =>
+        `rustpad-mcp: Closed the connection idle longest as ${this.maxConnections} are open (${this.#variable}): serving a new one`
+      );
+      return true;
+    }
+    return false;
   }
 
   async #sleep(ms: number): Promise<void> {

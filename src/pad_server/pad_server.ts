@@ -146,6 +146,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
       port: options.port ?? 0,
       maxConnections: this.#bounds.maxConnections,
       maxConnectionsVariable: "RUSTPAD_EMBEDDED_MAX_CONNECTIONS",
+      shedIdle: true,
       requestTimeoutMs: this.#bounds.requestTimeoutMs,
       requestTimeoutVariable: "requestTimeoutMs",
       keepAliveMs: this.#bounds.keepAliveMs,
