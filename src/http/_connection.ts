@@ -29,6 +29,8 @@ const WRITE_STALL_MS = 60_000;
 /** How long, and for how many bytes, a close waits out an unread body. */
 const LINGER_MS = 2000;
 const LINGER_BYTES = 4 * 1024 * 1024;
+/** Why a closed connection's reads fail: one error, not one per close. */
+const CLOSED = new Error("The connection closed");
 /** How many distinct refusals a listener keeps serialized. */
 const MAX_KEPT_REFUSALS = 32;
 
@@ -59,6 +61,8 @@ export class Http1Connection {
   readonly #options: ConnectionOptions;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  /** Whether a WebSocket took the connection over (and closed it). */
+  #handedOver = false;
   #draining = false;
   #onClose: (() => void) | undefined;
   /** Whether the last request's body may still be arriving. */
@@ -86,8 +90,9 @@ export class Http1Connection {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#timer);
-    this.#reader.interrupt(new Error("The connection closed"));
+    this.#reader.interrupt(CLOSED);
     this.#onClose?.();
+    if (this.#handedOver) return;
     try {
       this.#conn.close();
     } catch {
@@ -247,6 +252,8 @@ export class Http1Connection {
         // closes.
         await this.#write(socket.handshake());
         await socket.run(this.#conn, this.#reader.takeAll());
+        // The socket closed the connection itself.
+        this.#handedOver = true;
         return false;
       }
       const keepAlive = head.keepAlive && head.minor === 1 && bodyDone &&

@@ -49,6 +49,35 @@ const CLOSE_WAIT_MS = 2000;
 const WRITE_STALL_MS = 60_000;
 
 const pending = new WeakMap<Response, ServerWebSocket>();
+/**
+ * Writes in flight, with when they began and how to drop their socket: one
+ * timer looks them over, not one per write (a broadcast makes thousands).
+ */
+const writesInFlight = new Map<
+  ServerWebSocket,
+  { since: number; drop: () => void }
+>();
+let stallTimer: ReturnType<typeof setInterval> | undefined;
+
+function watchWrite(socket: ServerWebSocket, drop: () => void): void {
+  writesInFlight.set(socket, { since: performance.now(), drop });
+  if (stallTimer !== undefined) return;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    for (const [stalled, write] of writesInFlight) {
+      if (now - write.since < WRITE_STALL_MS) continue;
+      writesInFlight.delete(stalled);
+      write.drop();
+    }
+    if (writesInFlight.size === 0) {
+      clearInterval(timer);
+      stallTimer = undefined;
+    }
+  }, WRITE_STALL_MS / 4);
+  stallTimer = timer;
+  // It never keeps the process alive on its own.
+  Deno.unrefTimer(timer);
+}
 const decoder = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
 // A broadcast sends the same string to many sockets: encode it once.
@@ -412,14 +441,11 @@ export class ServerWebSocket extends EventTarget {
     let written = 0;
     while (written < bytes.length) {
       if (this.readyState === ServerWebSocket.CLOSED) throw new Error("closed");
-      const stalled = setTimeout(
-        () => this.#end(CLOSE_CODE.abnormal, "", false),
-        WRITE_STALL_MS,
-      );
+      watchWrite(this, () => this.#end(CLOSE_CODE.abnormal, "", false));
       try {
         written += await this.#conn!.write(bytes.subarray(written));
       } finally {
-        clearTimeout(stalled);
+        writesInFlight.delete(this);
       }
     }
   }
@@ -433,18 +459,34 @@ export class ServerWebSocket extends EventTarget {
     this.#queue.length = 0;
     this.#queuedBytes = 0;
     this.#fragments = undefined;
-    try {
-      this.#conn?.close();
-    } catch {
-      // Already closed.
-    }
-    // Told in a task of its own: a send that overflows must not re-enter
-    // the code that sent.
-    queueMicrotask(() => {
+    // Closed and told in a later task: a send that overflows must not
+    // re-enter the code that sent, and thousands of sockets ending at once
+    // are told a batch per task, so other sockets get their turns between.
+    afterwards(() => {
+      try {
+        this.#conn?.close();
+      } catch {
+        // Already closed.
+      }
       this.dispatchEvent(new CloseEvent("close", { code, reason, wasClean }));
       this.#ended.resolve();
     });
   }
+}
+
+/** Sockets ended and not yet closed and told, in order. */
+const ending: (() => void)[] = [];
+/** How many ended sockets one task closes and tells. */
+const ENDINGS_PER_TASK = 128;
+
+function afterwards(task: () => void): void {
+  ending.push(task);
+  if (ending.length === 1) setTimeout(endSome, 0);
+}
+
+function endSome(): void {
+  for (const task of ending.splice(0, ENDINGS_PER_TASK)) task();
+  if (ending.length > 0) setTimeout(endSome, 0);
 }
 
 /**

@@ -80,6 +80,11 @@ export class Connection implements Steppable {
     this.#wake = wake;
   }
 
+  /** Whether it fell behind the metadata queue and is to be ended. */
+  get lagged(): boolean {
+    return this.#lagged;
+  }
+
   /** Metadata messages queued for it and not yet forwarded. */
   get backlog(): number {
     return this.#backlog.length;

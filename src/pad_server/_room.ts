@@ -138,9 +138,15 @@ export class Room {
   #announceDepartures(): void {
     const gone = this.#departing.splice(0);
     if (gone.length === 1) return this.#depart(gone[0]!);
-    for (const connection of gone) {
-      const frame = encodeMessage(this.pad.leave(connection.userId));
-      for (const other of this.connections) other.queueMetadata(frame, false);
+    const frames = gone.map((connection) =>
+      encodeMessage(this.pad.leave(connection.userId))
+    );
+    for (const other of this.connections) {
+      for (const frame of frames) {
+        other.queueMetadata(frame, false);
+        // Lagged: it takes no more, so the rest need not be offered.
+        if (other.lagged) break;
+      }
     }
   }
 

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { startPadServer } from "../../src/testing/mod.ts";
-import { waitFor } from "../_wait.ts";
-import { MOD, runMod } from "./_run.ts";
+import { runMod } from "./_run.ts";
 import { embedded } from "./_embedded.ts";
 
 Deno.test("--embedded runs the pad server in the MCP server's process: the tools write to it and their editor URL opens its web editor", async () => {
