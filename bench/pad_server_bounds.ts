@@ -120,6 +120,7 @@ try {
   // The floor: the same rows in one bare transaction, the same pragmas.
   const bare = new DatabaseSync(floorPath);
   bare.exec("PRAGMA journal_mode = WAL");
+  bare.exec("PRAGMA synchronous = NORMAL");
   bare.exec(
     "CREATE TABLE document(id TEXT PRIMARY KEY, text TEXT NOT NULL, language TEXT)",
   );

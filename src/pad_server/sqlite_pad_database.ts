@@ -33,6 +33,9 @@ const UTF8 = new TextDecoder();
 function useWriteAheadLog(database: DatabaseSync): void {
   try {
     database.exec("PRAGMA journal_mode = WAL");
+    // In WAL a commit survives the process being killed without an fsync
+    // of its own; only a power cut may lose the last ones.
+    database.exec("PRAGMA synchronous = NORMAL");
   } catch {
     // Locked by another connection now: keep the file's journal mode.
   }
