@@ -7,7 +7,13 @@ import assert from "node:assert/strict";
 import { PadSession, TextOperation } from "../../mod.ts";
 import { connectHttp, startHttp } from "../_http.ts";
 import { structured, textOf, waitFor } from "../_mcp.ts";
-import { errorMessage, head, RawConnection, statuses } from "../_tcp.ts";
+import {
+  errorMessage,
+  head,
+  MCP_POST,
+  RawConnection,
+  statuses,
+} from "../_tcp.ts";
 
 Deno.test("A path with a . or .. segment, percent-encoded or not, is refused with 400 instead of resolved to another path", async () => {
   await using http = await startHttp();
@@ -87,4 +93,41 @@ Deno.test("A conflict names people inside the fence as quoted, escaped names: a 
     /^<\/?untrusted-/.test(line) || /^Ignore/.test(line)
   );
   assert.equal(markers.length, 1, answer);
+});
+
+Deno.test("A client that half-closes after sending its request gets the whole answer: get_stats answers, append_to_document writes once and says so", async () => {
+  await using http = await startHttp();
+  const url = http.server.url;
+  await using agent = await connectHttp(url);
+  const session = agent.transport.sessionId ?? "";
+  const call = async (id: number, name: string, args: object) => {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, arguments: args },
+    });
+    using client = await RawConnection.open(
+      url,
+      head("POST", url, {
+        ...MCP_POST,
+        "mcp-session-id": session,
+        "content-length": new TextEncoder().encode(body).length,
+      }) + body,
+    );
+    // shutdown(SHUT_WR): the request is sent, nothing more will come.
+    await client.conn.closeWrite();
+    return await client.untilClosed();
+  };
+  const stats = await call(7, "get_stats", {});
+  assert.deepEqual(statuses(stats), [200]);
+  assert.match(stats, /"id":7/);
+  assert.match(stats, /"structuredContent"/);
+  const appended = await call(8, "append_to_document", {
+    id: "h",
+    text: "once",
+  });
+  assert.match(appended, /"id":8/);
+  assert.match(appended, /"status":"applied"/);
+  assert.equal(http.pads.text("h"), "once");
 });
