@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { HttpListener, type HttpListenerOptions } from "../../src/http/mod.ts";
 import { head, RawConnection, statuses } from "../_tcp.ts";
 
-type Handler = (request: Request) => Promise<Response>;
+type Handler = (request: Request) => Response | Promise<Response>;
 
 /** A listener on loopback with `handler` and bounds for tests. */
 function listen(
@@ -23,7 +23,7 @@ function listen(
     keepAliveMs: 5000,
     maxBodyBytes: 65_536,
     maxHeadBytes: 8192,
-    handler,
+    handler: async (request) => await handler(request),
     refuse: (status, message) => Response.json({ message }, { status }),
     log: () => {},
     ...options,
@@ -53,7 +53,7 @@ async function until(
 Deno.test("A client that never reads a large answer is dropped at the write deadline, and others are served meanwhile", async () => {
   const answer = new Uint8Array(16 * MIB);
   await using server = listen(
-    async (request) =>
+    (request) =>
       new URL(request.url).pathname === "/big"
         ? new Response(answer)
         : new Response("ok"),
@@ -79,7 +79,7 @@ Deno.test("A client that never reads a large answer is dropped at the write dead
 
 Deno.test("A client that reads a little at a time is dropped at the write deadline, whatever it read before", async () => {
   await using server = listen(
-    async () => new Response(new Uint8Array(16 * MIB)),
+    () => new Response(new Uint8Array(16 * MIB)),
     { writeTimeoutMs: 500 },
   );
   const conn = await Deno.connect({
@@ -109,7 +109,7 @@ Deno.test("A stream that outgrows what a connection may queue is cancelled and t
   let cancelled = false;
   let produced = 0;
   const piece = new Uint8Array(MIB).fill(0x61);
-  await using server = listen(async () =>
+  await using server = listen(() =>
     new Response(
       new ReadableStream<Uint8Array>({
         async pull(controller) {
@@ -136,7 +136,7 @@ function lateEvent(
   ms: number,
   seen: { cancelled: boolean },
 ): Handler {
-  return async () => {
+  return () => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     return new Response(
       new ReadableStream<Uint8Array>({
