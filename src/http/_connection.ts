@@ -33,7 +33,7 @@ import {
   sendBody,
   type SendBounds,
 } from "./_send.ts";
-import { claimUpgrade } from "./websocket.ts";
+import { claimUpgrade } from "./websocket_upgrade.ts";
 /** How long, and for how many bytes, a close waits out an unread body. */
 const LINGER_MS = 2000;
 const LINGER_BYTES = 4 * 1024 * 1024;

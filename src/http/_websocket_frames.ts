@@ -170,6 +170,56 @@ function checkFrame(
   }
 }
 
+/**
+ * Whole data messages out of data frames: a frame with `fin` is one, else
+ * fragments are joined up to its continuation with `fin`, within the cap.
+ */
+export class MessageAssembler {
+  readonly #maxBytes: number;
+  #fragments: Uint8Array[] | undefined;
+  #opcode = 0;
+  #bytes = 0;
+
+  constructor(maxBytes: number) {
+    this.#maxBytes = maxBytes;
+  }
+
+  /** The message `frame` completes, if any. */
+  push(frame: Frame): { opcode: number; payload: Uint8Array } | undefined {
+    const { opcode, fin, payload } = frame;
+    if (opcode !== OPCODE.continuation) {
+      if (this.#fragments !== undefined) {
+        throw new FrameError(CLOSE_CODE.protocolError, "Expected continuation");
+      }
+      if (fin) return { opcode, payload };
+      this.#fragments = [payload];
+      this.#opcode = opcode;
+      this.#bytes = payload.length;
+      return undefined;
+    }
+    if (this.#fragments === undefined) {
+      throw new FrameError(CLOSE_CODE.protocolError, "Stray continuation");
+    }
+    this.#bytes += payload.length;
+    if (this.#bytes > this.#maxBytes) {
+      throw new FrameError(
+        CLOSE_CODE.tooBig,
+        `Message over the limit of ${this.#maxBytes} bytes`,
+      );
+    }
+    this.#fragments.push(payload);
+    if (!fin) return undefined;
+    const whole = new Uint8Array(this.#bytes);
+    let offset = 0;
+    for (const part of this.#fragments) {
+      whole.set(part, offset);
+      offset += part.length;
+    }
+    this.#fragments = undefined;
+    return { opcode: this.#opcode, payload: whole };
+  }
+}
+
 /** `a` then `b`, in one new array. */
 export function join(a: Uint8Array, b: Uint8Array): Uint8Array {
   const joined = new Uint8Array(a.length + b.length);

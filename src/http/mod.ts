@@ -18,9 +18,5 @@ export {
   openFileLimit,
 } from "./listener.ts";
 export { HttpBodyError, tooLarge } from "./_reader.ts";
-export {
-  claimUpgrade,
-  ServerWebSocket,
-  upgradeWebSocket,
-  type WebSocketLimits,
-} from "./websocket.ts";
+export { ServerWebSocket, type WebSocketLimits } from "./websocket.ts";
+export { claimUpgrade, upgradeWebSocket } from "./websocket_upgrade.ts";

@@ -18,9 +18,15 @@ import {
   FrameError,
   frameHead,
   FrameParser,
-  join,
+  MessageAssembler,
   OPCODE,
 } from "./_websocket_frames.ts";
+import {
+  afterwards,
+  encodeText,
+  watchWrite,
+  writesInFlight,
+} from "./_websocket_tasks.ts";
 
 /** Bounds of one server socket. */
 export interface WebSocketLimits {
@@ -45,52 +51,8 @@ const LARGE_READ = 65_536;
 const JOIN_BELOW = 16_384;
 /** How long a close waits for the client's close frame. */
 const CLOSE_WAIT_MS = 2000;
-/** A write that moves no byte for this long means the client is gone. */
-const WRITE_STALL_MS = 60_000;
-
-const pending = new WeakMap<Response, ServerWebSocket>();
-/**
- * Writes in flight, with when they began and how to drop their socket: one
- * timer looks them over, not one per write (a broadcast makes thousands).
- */
-const writesInFlight = new Map<
-  ServerWebSocket,
-  { since: number; drop: () => void }
->();
-let stallTimer: ReturnType<typeof setInterval> | undefined;
-
-function watchWrite(socket: ServerWebSocket, drop: () => void): void {
-  writesInFlight.set(socket, { since: performance.now(), drop });
-  if (stallTimer !== undefined) return;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    for (const [stalled, write] of writesInFlight) {
-      if (now - write.since < WRITE_STALL_MS) continue;
-      writesInFlight.delete(stalled);
-      write.drop();
-    }
-    if (writesInFlight.size === 0) {
-      clearInterval(timer);
-      stallTimer = undefined;
-    }
-  }, WRITE_STALL_MS / 4);
-  stallTimer = timer;
-  // It never keeps the process alive on its own.
-  Deno.unrefTimer(timer);
-}
 const decoder = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
-// A broadcast sends the same string to many sockets: encode it once.
-let lastText = "";
-let lastBytes = new Uint8Array(0);
-
-function encodeText(text: string): Uint8Array {
-  if (text !== lastText) {
-    lastBytes = encoder.encode(text);
-    lastText = text;
-  }
-  return lastBytes;
-}
 
 /**
  * The server end of one WebSocket: `open`, `message` and `close` events,
@@ -115,9 +77,7 @@ export class ServerWebSocket extends EventTarget {
   #writing = false;
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #ended = Promise.withResolvers<void>();
-  #fragments: Uint8Array[] | undefined;
-  #fragmentOpcode = 0;
-  #fragmentBytes = 0;
+  readonly #messages: MessageAssembler;
   #pendingClose:
     | { code: number; reason: string; wasClean: boolean }
     | undefined;
@@ -127,29 +87,7 @@ export class ServerWebSocket extends EventTarget {
     super();
     this.#key = key;
     this.#limits = { ...DEFAULT_LIMITS, ...limits };
-  }
-
-  /**
-   * Bytes waiting to be written to the client.
-   *
-   * @example
-   * ```ts
-   * import { upgradeWebSocket } from "./websocket.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const { socket } = upgradeWebSocket(new Request("http://127.0.0.1/", {
-   *   headers: {
-   *     upgrade: "websocket",
-   *     connection: "Upgrade",
-   *     "sec-websocket-version": "13",
-   *     "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
-   *   },
-   * }));
-   * assert.equal(socket.bufferedAmount, 0);
-   * ```
-   */
-  get bufferedAmount(): number {
-    return this.#queuedBytes;
+    this.#messages = new MessageAssembler(this.#limits.maxMessageBytes);
   }
 
   /**
@@ -160,7 +98,7 @@ export class ServerWebSocket extends EventTarget {
    *
    * @example
    * ```ts
-   * import { upgradeWebSocket } from "./websocket.ts";
+   * import { upgradeWebSocket } from "./websocket_upgrade.ts";
    *
    * const { socket } = upgradeWebSocket(new Request("http://127.0.0.1/", {
    *   headers: {
@@ -198,7 +136,7 @@ export class ServerWebSocket extends EventTarget {
    *
    * @example
    * ```ts
-   * import { upgradeWebSocket } from "./websocket.ts";
+   * import { upgradeWebSocket } from "./websocket_upgrade.ts";
    *
    * const { socket } = upgradeWebSocket(new Request("http://127.0.0.1/", {
    *   headers: {
@@ -296,7 +234,7 @@ export class ServerWebSocket extends EventTarget {
   }
 
   #onFrame(frame: Frame): void {
-    const { opcode, fin, payload } = frame;
+    const { opcode, payload } = frame;
     if (opcode === OPCODE.close) return this.#onClose(payload);
     if (opcode === OPCODE.ping) {
       if (this.readyState === ServerWebSocket.OPEN) {
@@ -305,30 +243,8 @@ export class ServerWebSocket extends EventTarget {
       return;
     }
     if (opcode === OPCODE.pong) return;
-    if (opcode === OPCODE.continuation) {
-      if (this.#fragments === undefined) {
-        throw new FrameError(CLOSE_CODE.protocolError, "Stray continuation");
-      }
-      this.#fragmentBytes += payload.length;
-      if (this.#fragmentBytes > this.#limits.maxMessageBytes) {
-        throw new FrameError(
-          CLOSE_CODE.tooBig,
-          `Message over the limit of ${this.#limits.maxMessageBytes} bytes`,
-        );
-      }
-      this.#fragments.push(payload);
-      if (!fin) return;
-      const whole = this.#fragments.reduce(join);
-      this.#fragments = undefined;
-      return this.#deliver(this.#fragmentOpcode, whole);
-    }
-    if (this.#fragments !== undefined) {
-      throw new FrameError(CLOSE_CODE.protocolError, "Expected continuation");
-    }
-    if (fin) return this.#deliver(opcode, payload);
-    this.#fragments = [payload];
-    this.#fragmentOpcode = opcode;
-    this.#fragmentBytes = payload.length;
+    const message = this.#messages.push(frame);
+    if (message !== undefined) this.#deliver(message.opcode, message.payload);
   }
 
   #deliver(opcode: number, payload: Uint8Array): void {
@@ -458,7 +374,6 @@ export class ServerWebSocket extends EventTarget {
     clearTimeout(this.#closeTimer);
     this.#queue.length = 0;
     this.#queuedBytes = 0;
-    this.#fragments = undefined;
     // Closed and told in a later task: a send that overflows must not
     // re-enter the code that sent, and thousands of sockets ending at once
     // are told a batch per task, so other sockets get their turns between.
@@ -472,118 +387,4 @@ export class ServerWebSocket extends EventTarget {
       this.#ended.resolve();
     });
   }
-}
-
-/** Sockets ended and not yet closed and told, in order. */
-const ending: (() => void)[] = [];
-/** How many ended sockets one task closes and tells. */
-const ENDINGS_PER_TASK = 128;
-
-function afterwards(task: () => void): void {
-  ending.push(task);
-  if (ending.length === 1) setTimeout(endSome, 0);
-}
-
-function endSome(): void {
-  for (const task of ending.splice(0, ENDINGS_PER_TASK)) task();
-  if (ending.length > 0) setTimeout(endSome, 0);
-}
-
-/**
- * Upgrade `request` to a WebSocket: return `response` from the handler of
- * an {@linkcode HttpListener}, which answers `101` and hands the connection
- * to `socket` (its `open` event follows).
- *
- * @param request A WebSocket upgrade request.
- * @param limits The socket's bounds.
- * @returns The socket and the response to return.
- * @throws {TypeError} If `request` is not a valid WebSocket upgrade.
- *
- * @example Upgrade in a handler
- * ```ts
- * import { upgradeWebSocket } from "./websocket.ts";
- * import assert from "node:assert/strict";
- *
- * const { socket, response } = upgradeWebSocket(new Request("http://127.0.0.1/", {
- *   headers: {
- *     upgrade: "websocket",
- *     connection: "Upgrade",
- *     "sec-websocket-version": "13",
- *     "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
- *   },
- * }));
- * assert.equal(socket.readyState, 0);
- * assert.ok(response instanceof Response);
- * ```
- */
-export function upgradeWebSocket(
-  request: Request,
-  limits: WebSocketLimits = {},
-): { socket: ServerWebSocket; response: Response } {
-  const problem = upgradeProblem(request);
-  if (problem !== undefined) {
-    throw new TypeError(
-      `Cannot upgrade the request to a WebSocket as ${problem}`,
-    );
-  }
-  const socket = new ServerWebSocket(
-    request.headers.get("sec-websocket-key")!,
-    limits,
-  );
-  // A stand-in: the connection writes the 101 itself.
-  const response = new Response(null, { status: 200 });
-  pending.set(response, socket);
-  return { socket, response };
-}
-
-/**
- * The socket a handler's `response` upgrades to, taken out; or
- * `undefined` for an ordinary response.
- *
- * @param response What the handler returned.
- * @returns The socket to run on the connection, if any.
- *
- * @example
- * ```ts
- * import { claimUpgrade } from "./websocket.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(claimUpgrade(new Response("hi")), undefined);
- * ```
- */
-export function claimUpgrade(
-  response: Response,
-): ServerWebSocket | undefined {
-  const socket = pending.get(response);
-  pending.delete(response);
-  return socket;
-}
-
-function upgradeProblem(request: Request): string | undefined {
-  const headers = request.headers;
-  if (request.method !== "GET") {
-    return `its method is not GET: current method is ${request.method}`;
-  }
-  if (headers.get("upgrade")?.toLowerCase() !== "websocket") {
-    return `its upgrade header is not websocket: current value is ${
-      JSON.stringify(headers.get("upgrade"))
-    }`;
-  }
-  if (!/(^|,)\s*upgrade\s*(,|$)/i.test(headers.get("connection") ?? "")) {
-    return `its connection header lacks upgrade: current value is ${
-      JSON.stringify(headers.get("connection"))
-    }`;
-  }
-  if (headers.get("sec-websocket-version") !== "13") {
-    return `its sec-websocket-version is not 13: current value is ${
-      JSON.stringify(headers.get("sec-websocket-version"))
-    }`;
-  }
-  const key = headers.get("sec-websocket-key") ?? "";
-  if (!/^[A-Za-z0-9+/]{22}==$/.test(key)) {
-    return `its sec-websocket-key is not 16 bytes in base64: current value is ${
-      JSON.stringify(key)
-    }`;
-  }
-  return undefined;
 }

@@ -8,6 +8,7 @@ import { startPadServer } from "../../src/pad_server/mod.ts";
 import { firstFrame, openRaw } from "./_crowd.ts";
 import { TestClient } from "./_test_client.ts";
 import { RawConnection } from "../_tcp.ts";
+import { spawnServer } from "../../bench/_speed_tools.ts";
 
 const MIB = 1024 * 1024;
 
@@ -22,44 +23,54 @@ async function drainUntilClosed(conn: Deno.Conn): Promise<number> {
   }
 }
 
-/** Apply `operation` as `client` at `revision`; wait for its echo. */
-async function edit(
-  client: TestClient,
-  revision: number,
-  operation: unknown[],
-): Promise<void> {
-  client.take();
-  client.send(JSON.stringify({ Edit: { revision, operation } }));
-  await client.next();
+/** The resident memory of process `pid`, in bytes, from /proc. */
+async function residentBytes(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) * 1024;
 }
 
-Deno.test("clients that never read are dropped once 64 MiB wait for them, while memory stays under 512 MiB and the pad goes on", async () => {
-  await using server = await startPadServer({ log: () => {} });
-  const readers = await Promise.all(
-    Array.from({ length: 5 }, () => openRaw(server.url, "big")),
-  );
-  const writer = new TestClient(server.url, "big");
-  await writer.next(1);
-  // 1 MiB per History frame (262,144 four-byte code points), 160 frames:
-  // 160 MiB for each client that does not read.
-  const text = "🎉".repeat(262_144);
-  let peak = 0;
-  for (let revision = 0; revision < 160; revision += 2) {
-    await edit(writer, revision, [text]);
-    await edit(writer, revision + 1, [-262_144]);
-    peak = Math.max(peak, Deno.memoryUsage().rss);
+Deno.test("clients that never read are dropped once 64 MiB wait for them, while the server stays under 512 MiB and the pad goes on", async () => {
+  const server = await spawnServer([
+    new URL("../../src/pad_server/pad_server.ts", import.meta.url).pathname,
+  ]);
+  try {
+    const readers = await Promise.all(
+      Array.from({ length: 5 }, () => openRaw(server.url, "big")),
+    );
+    // A writer that keeps nothing it receives, so only the server holds.
+    const writer = new WebSocket(`${server.url}/api/socket/big`);
+    let received = 0;
+    writer.onmessage = () => received++;
+    const until = async (count: number) => {
+      while (received < count) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    };
+    await until(1);
+    // 1 MiB per History frame (262,144 four-byte code points), 160 frames:
+    // 160 MiB for each client that does not read.
+    const text = "🎉".repeat(262_144);
+    let peak = 0;
+    for (let revision = 0; revision < 160; revision++) {
+      const operation = revision % 2 === 0 ? [text] : [-262_144];
+      writer.send(JSON.stringify({ Edit: { revision, operation } }));
+      await until(revision + 2);
+      peak = Math.max(peak, await residentBytes(server.child.pid));
+    }
+    assert.ok(peak < 512 * MIB, `peak RSS ${Math.round(peak / MIB)} MiB`);
+    // Each was dropped: what reached its kernel buffers, then the end.
+    for (const { conn } of readers) {
+      const read = await drainUntilClosed(conn);
+      assert.ok(read < 160 * MIB, `${read} bytes reached a dropped client`);
+      conn.close();
+    }
+    const response = await fetch(`${server.url}/api/text/big`);
+    assert.equal(await response.text(), "");
+    writer.close();
+  } finally {
+    server.child.kill();
+    await server.child.status;
   }
-  assert.ok(peak < 512 * MIB, `peak RSS ${Math.round(peak / MIB)} MiB`);
-  // Each was dropped: what reached its kernel buffers, then the end.
-  for (const { conn } of readers) {
-    const read = await drainUntilClosed(conn);
-    assert.ok(read < 160 * MIB, `${read} bytes reached a dropped client`);
-    conn.close();
-  }
-  assert.equal(server.text("big"), "");
-  const response = await fetch(`${server.url}/api/text/big`);
-  assert.equal(await response.text(), "");
-  await writer.close();
 });
 
 Deno.test("a pad takes maxSocketsPerPad sockets and closes the next with 1013 and the reason, other pads unaffected", async () => {
