@@ -71,10 +71,12 @@ export function refuseUpgrade(
 
 export function reply(
   status: number,
-  body: string,
+  body: string | Uint8Array<ArrayBuffer>,
   contentType: string,
 ): Response {
-  const bytes = new TextEncoder().encode(body);
+  const bytes = typeof body === "string"
+    ? new TextEncoder().encode(body)
+    : body;
   return new Response(bytes, {
     status,
     headers: {

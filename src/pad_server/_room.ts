@@ -44,6 +44,7 @@ export class Room {
   readonly #context: RoomContext;
   /** Connections ended in this task, their departures not yet announced. */
   readonly #departing: Connection[] = [];
+  #text: { revision: number; bytes: Uint8Array<ArrayBuffer> } | undefined;
 
   constructor(
     id: string,
@@ -53,6 +54,18 @@ export class Room {
     this.id = id;
     this.pad = new Pad(persisted);
     this.#context = context;
+  }
+
+  /**
+   * The text in UTF-8, encoded once per revision: readers polling
+   * `/api/text` of a big pad cost a copy, not an encoding each.
+   */
+  textBytes(): Uint8Array<ArrayBuffer> {
+    const revision = this.pad.revision;
+    if (this.#text?.revision !== revision) {
+      this.#text = { revision, bytes: new TextEncoder().encode(this.pad.text) };
+    }
+    return this.#text.bytes;
   }
 
   /** Greet a new connection: `Identity`, then the initial burst. */

@@ -68,11 +68,10 @@ export class SocketHub {
       if (this.#stopped) socket.close();
       else connection = room.connect(socket);
     });
-    socket.addEventListener("message", (event) => {
+    socket.onmessage = ({ data }) => {
       // Binary frames are ignored, as on the real server.
-      const { data } = event as MessageEvent;
       if (typeof data === "string") connection?.receive(data);
-    });
+    };
     socket.addEventListener("close", () => {
       if (connection !== undefined) room.disconnect(connection);
       this.#sockets.delete(socket);

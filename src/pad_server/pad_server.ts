@@ -326,7 +326,11 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
           "application/json",
         );
       case "text":
-        return reply(200, this.text(route.padId), TEXT_PLAIN);
+        return reply(
+          200,
+          this.#rooms.get(route.padId)?.textBytes() ?? this.text(route.padId),
+          TEXT_PLAIN,
+        );
       case "socket":
         return this.#upgrade(request, route.padId);
       case "page":

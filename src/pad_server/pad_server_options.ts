@@ -95,7 +95,7 @@ export interface PadServerOptions {
    * Bounds of each socket: the largest message taken, and what may wait to
    * be written to a client that does not read (past it, it is dropped).
    *
-   * @default {{ maxMessageBytes: 16 MiB, maxQueuedMessages: 1024, maxQueuedBytes: 64 MiB }}
+   * @default {{ maxMessageBytes: 16 MiB, maxQueuedMessages: 4096, maxQueuedBytes: 64 MiB }}
    */
   socketLimits?: WebSocketLimits;
   /**
