@@ -85,7 +85,7 @@ Deno.test("the demo with --once runs a person and an agent in one pad, asks the 
     assert.match(demo.stdout, /Introduction\n\s*- buy milk/);
     assert.match(
       demo.stdout,
-      /\[dialog\] Replace the whole text of pad "demo" .*\n  Allow it\? \[y\/N\] y\n/,
+      /\[dialog\] Replace the whole text of pad "demo" .*\n {2}Allow it\? \[y\/N\] y\n/,
     );
     assert.match(demo.stdout, /Final text over HTTP:\n# Plan\n\nAll done\.\n/);
     assert.match(
