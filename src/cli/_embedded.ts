@@ -141,9 +141,11 @@ async function startEmbedded(
     );
     return USAGE_EXIT_CODE;
   }
-  const stored = path === undefined
+  const stored = path !== undefined
+    ? `pads persist in ${path}`
+    : config.embeddedDatabase === false
     ? "pads in memory only"
-    : `pads persist in ${path}`;
+    : "pads in memory only, as no HOME names a data directory; set RUSTPAD_EMBEDDED_DB to keep them";
   let place: PadPlace;
   try {
     place = await PadPlace.open(listen, serving(path), (taken) => {

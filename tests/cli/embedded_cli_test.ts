@@ -217,3 +217,15 @@ Deno.test("--embedded with a value that is not [HOST:]PORT, or a pads file that 
     /^rustpad-mcp: Cannot persist pads in .*notes\.txt as it is not a usable SQLite database: .*; set RUSTPAD_EMBEDDED_DB to another file, or to memory to keep pads in memory only$/,
   );
 });
+
+Deno.test("--embedded without a HOME to find the data directory in keeps pads in memory and says how to keep them", async () => {
+  await using home = await scratchHome();
+  const env = { ...home.env, HOME: "", XDG_DATA_HOME: "" };
+  await using mcp = await embedded(["--embedded"], env);
+  assert.match(
+    mcp.stderr(),
+    /\(pads in memory only, as no HOME names a data directory; set RUSTPAD_EMBEDDED_DB to keep them\)/,
+  );
+  await mcp.call("append_to_document", { id: "a", text: "x" });
+  assert.equal(await (await fetch(`${mcp.url}api/text/a`)).text(), "x");
+});
