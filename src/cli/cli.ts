@@ -91,6 +91,11 @@ export async function main(args: string[]): Promise<number> {
   }
   if (listen !== undefined) return await runHttp(config, listen);
   embedded?.exitOnSignal();
+  if (configured.publicDefault) {
+    console.error(
+      "rustpad-mcp: RUSTPAD_URL is not set: using the public server https://rustpad.io/, where anyone who learns a pad's id reads it; set RUSTPAD_URL for your own server, or use --embedded for pads on this machine",
+    );
+  }
   if (Deno.stdin.isTerminal()) {
     // Someone ran it by hand (deno task start): say what it waits for.
     console.error(
