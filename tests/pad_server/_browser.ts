@@ -275,6 +275,32 @@ export class Page {
     await this.send("Input.dispatchKeyEvent", { type: "keyUp", ...base });
   }
 
+  /** Click the middle of what `selector` matches, as a mouse would. */
+  async click(selector: string): Promise<void> {
+    const middle = await this.evaluate<{ x: number; y: number } | null>(
+      `(() => {
+        const box = document.querySelector(${
+        JSON.stringify(selector)
+      })?.getBoundingClientRect();
+        return box && { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      })()`,
+    );
+    if (middle === null) {
+      throw new Error(
+        `Cannot click ${selector} as nothing in the page matches it: current URL is ${await this
+          .evaluate<string>("location.href")}`,
+      );
+    }
+    for (const type of ["mousePressed", "mouseReleased"]) {
+      await this.send("Input.dispatchMouseEvent", {
+        type,
+        ...middle,
+        button: "left",
+        clickCount: 1,
+      });
+    }
+  }
+
   /** A PNG of the page, written to `path`. */
   async screenshot(path: string): Promise<void> {
     const { data } = await this.send("Page.captureScreenshot", {

@@ -2,6 +2,10 @@
 // Other people's carets and selections in CodeMirror: one decoration set,
 // replaced whenever the pad client says they moved, and mapped through
 // every change in between so they never point past the text.
+//
+// A caret's name sits above its line in room made for it (the line is
+// padded by one row per label row), so it never covers text; carets close
+// together on one line, or at one place, get rows of their own.
 
 import { type Extension, StateEffect, StateField } from "@codemirror/state";
 import {
@@ -12,24 +16,44 @@ import {
 } from "@codemirror/view";
 import type { UserId } from "../../rustpad/protocol.ts";
 import type { Peer } from "./pad_client.ts";
+import { agentBadge } from "./_suggestion_marks.ts";
 import { toUtf16Offset } from "./units.ts";
 
-/** A caret: a thin coloured bar, its owner's name above it (in CSS). */
+/** A label's width in pixels: 11px text, padding and the agent badge. */
+function labelWidth(name: string, agent: boolean): number {
+  return name.length * 6.5 + (agent ? 40 : 0) + 10;
+}
+
+/** A caret: a thin coloured bar, its owner's name in the row above. */
 class CaretWidget extends WidgetType {
-  constructor(readonly name: string, readonly hue: number) {
+  constructor(
+    readonly name: string,
+    readonly hue: number,
+    readonly agent: boolean,
+    readonly row: number,
+  ) {
     super();
   }
 
   override eq(other: CaretWidget): boolean {
-    return other.name === this.name && other.hue === this.hue;
+    return other.name === this.name && other.hue === this.hue &&
+      other.agent === this.agent && other.row === this.row;
   }
 
   toDOM(): HTMLElement {
     const caret = document.createElement("span");
     caret.className = "remote-caret";
     caret.style.setProperty("--hue", String(this.hue));
-    // The name is drawn from the attribute, so it is never part of the text.
+    caret.style.setProperty("--row", String(Math.max(this.row, 0)));
+    if (this.row < 0) caret.classList.add("hover-label");
     caret.dataset.name = this.name;
+    caret.title = this.name;
+    // The name is drawn from the attribute, so it is never part of the text.
+    const label = document.createElement("span");
+    label.className = "caret-label";
+    label.dataset.name = this.name;
+    if (this.agent) label.append(agentBadge());
+    caret.append(label);
     return caret;
   }
 
@@ -53,20 +77,69 @@ export const peerDecorations: Extension = StateField.define<DecorationSet>({
   provide: (field) => EditorView.decorations.from(field),
 });
 
+interface Caret {
+  readonly at: number;
+  readonly name: string;
+  readonly hue: number;
+  readonly agent: boolean;
+}
+
+/**
+ * Where a caret is across its line, in pixels, and whether it is on the
+ * line's first row on screen: measured when the line is drawn, counted in
+ * characters otherwise.
+ */
+function placeOnLine(
+  view: EditorView,
+  at: number,
+  lineStart: number,
+): { x: number; firstRow: boolean } {
+  const caret = view.coordsAtPos(at, 1);
+  const start = view.coordsAtPos(lineStart, 1);
+  if (caret === null || start === null) {
+    return { x: (at - lineStart) * view.defaultCharacterWidth, firstRow: true };
+  }
+  return { x: caret.left - start.left, firstRow: caret.top - start.top < 2 };
+}
+
+/**
+ * Each caret's label row on its line (the first row free where it starts),
+ * or -1 for a caret on a wrapped line's later row, whose label shows on
+ * hover only: the row above it is text.
+ */
+function labelRows(view: EditorView, carets: readonly Caret[]): number[] {
+  const doc = view.state.doc;
+  const rowEnds = new Map<number, number[]>();
+  return carets.map(({ at, name, agent }) => {
+    const line = doc.lineAt(at);
+    const { x, firstRow } = placeOnLine(view, at, line.from);
+    if (!firstRow) return -1;
+    const ends = rowEnds.get(line.number) ?? [];
+    rowEnds.set(line.number, ends);
+    let row = ends.findIndex((end) => end <= x);
+    if (row < 0) row = ends.push(0) - 1;
+    ends[row] = x + labelWidth(name, agent);
+    return row;
+  });
+}
+
 /**
  * Draw `peers` on `view`, whose text is `text` (code point positions are
- * converted to the editor's UTF-16 ones).
+ * converted to the editor's UTF-16 ones); `agents` are the user ids of
+ * agents, whose labels carry a badge.
  */
 export function showPeers(
   view: EditorView,
   text: string,
   peers: ReadonlyMap<UserId, Peer>,
+  agents: ReadonlySet<UserId>,
 ): void {
   const length = view.state.doc.length;
   const at = (position: number) =>
     Math.min(length, toUtf16Offset(text, position));
   const ranges = [];
-  for (const { info, cursor } of peers.values()) {
+  const carets: Caret[] = [];
+  for (const [id, { info, cursor }] of peers) {
     if (cursor === undefined) continue;
     const hue = info.hue % 360;
     for (const [start, end] of cursor.selections) {
@@ -81,11 +154,31 @@ export function showPeers(
       );
     }
     for (const position of cursor.cursors) {
-      ranges.push(
-        Decoration.widget({ widget: new CaretWidget(info.name, hue), side: 1 })
-          .range(at(position)),
-      );
+      carets.push({
+        at: at(position),
+        name: info.name,
+        hue,
+        agent: agents.has(id),
+      });
     }
+  }
+  carets.sort((a, b) => a.at - b.at);
+  const rows = labelRows(view, carets);
+  const lineRows = new Map<number, number>();
+  carets.forEach((caret, index) => {
+    const row = rows[index]!;
+    const widget = new CaretWidget(caret.name, caret.hue, caret.agent, row);
+    ranges.push(Decoration.widget({ widget, side: 1 }).range(caret.at));
+    if (row < 0) return;
+    const start = view.state.doc.lineAt(caret.at).from;
+    lineRows.set(start, Math.max(lineRows.get(start) ?? 0, row + 1));
+  });
+  for (const [start, count] of lineRows) {
+    ranges.push(
+      Decoration.line({
+        attributes: { class: "caret-rows", style: `--caret-rows:${count}` },
+      }).range(start),
+    );
   }
   view.dispatch({ effects: setPeers.of(Decoration.set(ranges, true)) });
 }
