@@ -78,7 +78,9 @@ if (import.meta.main) {
       median(loads.map((load) => load.wireBytes))
     } bytes on the wire (gzip), ${
       median(loads.map((load) => load.decodedBytes))
-    } decoded, ${median(loads.map((load) => load.requests))} requests; first text ${
+    } decoded, ${
+      median(loads.map((load) => load.requests))
+    } requests; first text ${
       median(loads.map((load) => load.firstTextMs)).toFixed(0)
     } ms${
       highlighted.length === 0

@@ -167,7 +167,11 @@ export class Browser implements AsyncDisposable {
       targetId,
       flatten: true,
     });
-    const page = new Page(this, sessionId as string);
+    const page = new Page(
+      this,
+      sessionId as string,
+      browserContextId as string,
+    );
     await page.send("Page.enable");
     await page.send("Runtime.enable");
     await page.send("Emulation.setDeviceMetricsOverride", {
@@ -208,10 +212,22 @@ export class Browser implements AsyncDisposable {
 export class Page {
   readonly #browser: Browser;
   readonly #session: string;
+  /** The browser context the page is alone in. */
+  readonly context: string;
 
-  constructor(browser: Browser, session: string) {
+  constructor(browser: Browser, session: string, context: string) {
     this.#browser = browser;
     this.#session = session;
+    this.context = context;
+  }
+
+  /** Grant the page's context `permissions` on `origin`. */
+  async grant(origin: string, permissions: string[]): Promise<void> {
+    await this.#browser.send("Browser.grantPermissions", {
+      origin,
+      permissions,
+      browserContextId: this.context,
+    });
   }
 
   send(

@@ -98,6 +98,7 @@ export class OneSuggestionDesk implements SuggestionDesk {
         kind: "final",
         error:
           `Cannot ${verdict} suggestion s1 as it is decided: current status is ${this.#status}`,
+        suggestion: this.#view()!,
       };
     }
     this.decidedBy = by;

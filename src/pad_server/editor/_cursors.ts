@@ -7,17 +7,27 @@
 // padded by one row per label row), so it never covers text; carets close
 // together on one line, or at one place, get rows of their own.
 
-import { type Extension, StateEffect, StateField } from "@codemirror/state";
+import {
+  type Extension,
+  RangeSet,
+  StateEffect,
+  StateField,
+} from "@codemirror/state";
 import {
   Decoration,
   type DecorationSet,
   EditorView,
+  gutterLineClass,
+  GutterMarker,
   WidgetType,
 } from "@codemirror/view";
 import type { UserId } from "../../rustpad/protocol.ts";
 import type { Peer } from "./pad_client.ts";
 import { agentBadge } from "./_suggestion_marks.ts";
 import { toUtf16Offset } from "./units.ts";
+
+/** Label rows a line may get; carets past them show their name on hover. */
+const MAX_ROWS = 4;
 
 /** A label's width in pixels: 11px text, padding and the agent badge. */
 function labelWidth(name: string, agent: boolean): number {
@@ -62,19 +72,43 @@ class CaretWidget extends WidgetType {
   }
 }
 
-const setPeers = StateEffect.define<DecorationSet>();
+/** Pads a line's number down as far as its text, below its labels. */
+class RowsMarker extends GutterMarker {
+  constructor(readonly rows: number) {
+    super();
+    this.elementClass = `caret-rows-${rows}`;
+  }
+
+  override eq(other: RowsMarker): boolean {
+    return other.rows === this.rows;
+  }
+}
+
+/** The carets and selections, and the line numbers moved below labels. */
+interface PeerMarks {
+  readonly marks: DecorationSet;
+  readonly gutter: RangeSet<GutterMarker>;
+}
+
+const setPeers = StateEffect.define<PeerMarks>();
 
 /** The field that holds the decorations. */
-export const peerDecorations: Extension = StateField.define<DecorationSet>({
-  create: () => Decoration.none,
+export const peerDecorations: Extension = StateField.define<PeerMarks>({
+  create: () => ({ marks: Decoration.none, gutter: RangeSet.empty }),
   update(value, transaction) {
-    let next = value.map(transaction.changes);
+    let next = {
+      marks: value.marks.map(transaction.changes),
+      gutter: value.gutter.map(transaction.changes),
+    };
     for (const effect of transaction.effects) {
       if (effect.is(setPeers)) next = effect.value;
     }
     return next;
   },
-  provide: (field) => EditorView.decorations.from(field),
+  provide: (field) => [
+    EditorView.decorations.from(field, (value) => value.marks),
+    gutterLineClass.from(field, (value) => value.gutter),
+  ],
 });
 
 interface Caret {
@@ -104,8 +138,8 @@ function placeOnLine(
 
 /**
  * Each caret's label row on its line (the first row free where it starts),
- * or -1 for a caret on a wrapped line's later row, whose label shows on
- * hover only: the row above it is text.
+ * or -1 for a caret on a wrapped line's later row (the row above it is
+ * text) or past the line's last label row: its label shows on hover only.
  */
 function labelRows(view: EditorView, carets: readonly Caret[]): number[] {
   const doc = view.state.doc;
@@ -117,7 +151,10 @@ function labelRows(view: EditorView, carets: readonly Caret[]): number[] {
     const ends = rowEnds.get(line.number) ?? [];
     rowEnds.set(line.number, ends);
     let row = ends.findIndex((end) => end <= x);
-    if (row < 0) row = ends.push(0) - 1;
+    if (row < 0) {
+      if (ends.length === MAX_ROWS) return -1;
+      row = ends.push(0) - 1;
+    }
     ends[row] = x + labelWidth(name, agent);
     return row;
   });
@@ -173,12 +210,17 @@ export function showPeers(
     const start = view.state.doc.lineAt(caret.at).from;
     lineRows.set(start, Math.max(lineRows.get(start) ?? 0, row + 1));
   });
+  const gutter = [];
   for (const [start, count] of lineRows) {
     ranges.push(
-      Decoration.line({
-        attributes: { class: "caret-rows", style: `--caret-rows:${count}` },
-      }).range(start),
+      Decoration.line({ class: `caret-rows-${count}` }).range(start),
     );
+    gutter.push(new RowsMarker(count).range(start));
   }
-  view.dispatch({ effects: setPeers.of(Decoration.set(ranges, true)) });
+  view.dispatch({
+    effects: setPeers.of({
+      marks: Decoration.set(ranges, true),
+      gutter: RangeSet.of(gutter, true),
+    }),
+  });
 }

@@ -3,9 +3,9 @@
 // text a suggestion deletes struck through, the text it inserts shown
 // where it goes in the agent's colour with its name, and after the last of
 // its changes, at the end of that line, the agent's name with Accept and
-// Reject. One decoration set,
-// replaced when the list is read again and mapped through every change in
-// between, so the marks move with people's typing.
+// Reject. One decoration set, replaced when the list is read again and
+// mapped through every change in between, so the marks move with people's
+// typing.
 
 import { type Extension, StateEffect, StateField } from "@codemirror/state";
 import {

@@ -75,6 +75,8 @@ const nameInput = element<HTMLInputElement>("name");
 nameInput.value = user.name;
 const select = element<HTMLSelectElement>("language");
 for (const language of LANGUAGES) select.add(new Option(language, language));
+// A pad without a language is plain text, as on Rustpad.
+select.value = "plaintext";
 
 const client = new PadClient({
   url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}` +
