@@ -1,11 +1,12 @@
 /**
  * The editor page's weight and load time in a real headless Chromium
- * (`tests/pad_server/_browser.ts`): each run opens a pad of Rust in a fresh
- * browser context (nothing cached) and reads, from the page's own
- * performance entries, the bytes that crossed the wire (gzip) and decoded,
- * and the time from navigation to the pad's text shown
- * (`rustpad:first-text`) and to its highlighting (`rustpad:highlighted`,
- * when the page has it). The median of the runs is printed.
+ * (`tests/pad_server/_browser.ts`): each run opens a pad in a fresh browser
+ * context (nothing cached) and reads, from the page's own performance
+ * entries, the bytes that crossed the wire (gzip) and decoded, and the time
+ * from navigation to the pad's text shown (`rustpad:first-text`) and to its
+ * highlighting (`rustpad:highlighted`, when the page has it). Two pads: one
+ * without a language (what every page loads) and one in Rust (its parser
+ * too). The median of the runs is printed for each.
  *
  * Run: `deno run -A bench/page_load.ts [runs]` (default 7 runs).
  *
@@ -51,16 +52,17 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-if (import.meta.main) {
-  const runs = Number(Deno.args[0] ?? 7);
-  await using server = await startPadServer({
-    pads: { load: { text: SAMPLE, language: "rust" } },
-  });
-  await using browser = await Browser.launch();
+/** Open `padId` in `runs` fresh contexts; print the medians. */
+async function measure(
+  browser: Browser,
+  url: string,
+  padId: string,
+  runs: number,
+): Promise<void> {
   const loads: Load[] = [];
   for (let run = 0; run < runs; run++) {
     const page = await browser.newPage();
-    await page.goto(`${server.url}/#load`);
+    await page.goto(`${url}/#${padId}`);
     await page.waitFor(
       `performance.getEntriesByName("rustpad:first-text").length`,
       "the pad's text",
@@ -74,7 +76,7 @@ if (import.meta.main) {
     load.highlightedMs === null ? [] : [load.highlightedMs]
   );
   console.log(
-    `page load over ${runs} runs (median): ${
+    `${padId} pad, ${runs} runs (median): ${
       median(loads.map((load) => load.wireBytes))
     } bytes on the wire (gzip), ${
       median(loads.map((load) => load.decodedBytes))
@@ -88,4 +90,17 @@ if (import.meta.main) {
         : `, highlighted ${median(highlighted).toFixed(0)} ms`
     }`,
   );
+}
+
+if (import.meta.main) {
+  const runs = Number(Deno.args[0] ?? 7);
+  await using server = await startPadServer({
+    pads: {
+      plain: { text: SAMPLE },
+      rust: { text: SAMPLE, language: "rust" },
+    },
+  });
+  await using browser = await Browser.launch();
+  await measure(browser, server.url, "plain", runs);
+  await measure(browser, server.url, "rust", runs);
 }
