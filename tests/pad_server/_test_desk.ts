@@ -4,7 +4,7 @@
 // socket of its own (its user id is the agents' list); accepted, it is sent
 // over that socket as the agent's edit.
 
-import { TextOperation } from "../../src/ot/operation.ts";
+import type { TextOperation } from "../../src/ot/operation.ts";
 import {
   encodeMessage,
   parseServerMessage,
