@@ -89,9 +89,10 @@ Deno.test("a pending suggestion shows in the page as struck and inserted text in
       };
     })()`);
     assert.equal(look.decoration, "line-through");
+    // The inserted line is a line of its own, above the one it goes before.
     assert.deepEqual(look.inserted, [
       "hello, reviewer",
-      '    println!("checked");\n',
+      '    println!("checked");',
     ]);
     assert.equal(look.hue, "280");
     assert.equal(look.author, "Agent Smith");

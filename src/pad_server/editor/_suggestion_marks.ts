@@ -59,24 +59,30 @@ export function decisionButtons(id: string, decide: Decide): HTMLElement[] {
   });
 }
 
-/** Text a suggestion would insert, where it would go. */
+/**
+ * Text a suggestion would insert, where it would go: in the line, or as
+ * lines of their own above a line when it inserts whole lines there.
+ */
 class InsertedWidget extends WidgetType {
   constructor(
     readonly text: string,
     readonly name: string,
     readonly hue: number,
+    readonly lines: boolean,
   ) {
     super();
   }
 
   override eq(other: InsertedWidget): boolean {
     return other.text === this.text && other.name === this.name &&
-      other.hue === this.hue;
+      other.hue === this.hue && other.lines === this.lines;
   }
 
   toDOM(): HTMLElement {
-    const span = document.createElement("ins");
-    span.className = "suggestion-inserted";
+    const span = document.createElement(this.lines ? "div" : "ins");
+    span.className = this.lines
+      ? "suggestion-inserted suggestion-lines"
+      : "suggestion-inserted";
     span.style.setProperty("--hue", String(this.hue));
     span.title = `Suggested by ${this.name}`;
     span.textContent = this.text;
@@ -162,10 +168,25 @@ export function showSuggestions(
           }).range(from, to),
         );
       }
-      if (hunk.inserted !== "") {
+      const { inserted } = hunk;
+      if (inserted.endsWith("\n") && view.state.doc.lineAt(to).from === to) {
+        const lines = inserted.slice(0, -1);
         ranges.push(
           Decoration.widget({
-            widget: new InsertedWidget(hunk.inserted, author.name, author.hue),
+            widget: new InsertedWidget(lines, author.name, author.hue, true),
+            block: true,
+            side: -1,
+          }).range(to),
+        );
+      } else if (inserted !== "") {
+        ranges.push(
+          Decoration.widget({
+            widget: new InsertedWidget(
+              inserted,
+              author.name,
+              author.hue,
+              false,
+            ),
             side: 1,
           }).range(to),
         );
