@@ -8,6 +8,7 @@
 // together on one line, or at one place, get rows of their own.
 
 import {
+  type EditorState,
   type Extension,
   RangeSet,
   StateEffect,
@@ -84,32 +85,55 @@ class RowsMarker extends GutterMarker {
   }
 }
 
-/** The carets and selections, and the line numbers moved below labels. */
-interface PeerMarks {
-  readonly marks: DecorationSet;
-  readonly gutter: RangeSet<GutterMarker>;
-}
+const setPeers = StateEffect.define<DecorationSet>();
 
-const setPeers = StateEffect.define<PeerMarks>();
-
-/** The field that holds the decorations. */
-export const peerDecorations: Extension = StateField.define<PeerMarks>({
-  create: () => ({ marks: Decoration.none, gutter: RangeSet.empty }),
+/** The carets and selections, mapped through every change. */
+const peerField = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
   update(value, transaction) {
-    let next = {
-      marks: value.marks.map(transaction.changes),
-      gutter: value.gutter.map(transaction.changes),
-    };
+    let next = value.map(transaction.changes);
     for (const effect of transaction.effects) {
       if (effect.is(setPeers)) next = effect.value;
     }
     return next;
   },
-  provide: (field) => [
-    EditorView.decorations.from(field, (value) => value.marks),
-    gutterLineClass.from(field, (value) => value.gutter),
-  ],
 });
+
+/**
+ * The label rows each line needs, by the line's start, from the carets
+ * where they are now: a caret moved to another line by an edit takes its
+ * room along at once.
+ */
+function rowsByLine(state: EditorState): Map<number, number> {
+  const rows = new Map<number, number>();
+  state.field(peerField).between(0, state.doc.length, (from, _to, value) => {
+    const widget = value.spec.widget;
+    if (!(widget instanceof CaretWidget) || widget.row < 0) return;
+    const start = state.doc.lineAt(from).from;
+    rows.set(start, Math.max(rows.get(start) ?? 0, widget.row + 1));
+  });
+  return rows;
+}
+
+/** Others' carets and selections, with room above lines for their names. */
+export const peerDecorations: Extension = [
+  peerField,
+  EditorView.decorations.from(peerField),
+  EditorView.decorations.compute([peerField], (state) =>
+    Decoration.set(
+      [...rowsByLine(state)].map(([start, rows]) =>
+        Decoration.line({ class: `caret-rows-${rows}` }).range(start)
+      ),
+      true,
+    )),
+  gutterLineClass.compute([peerField], (state) =>
+    RangeSet.of(
+      [...rowsByLine(state)].map(([start, rows]) =>
+        new RowsMarker(rows).range(start)
+      ),
+      true,
+    )),
+];
 
 interface Caret {
   readonly at: number;
@@ -201,26 +225,14 @@ export function showPeers(
   }
   carets.sort((a, b) => a.at - b.at);
   const rows = labelRows(view, carets);
-  const lineRows = new Map<number, number>();
   carets.forEach((caret, index) => {
-    const row = rows[index]!;
-    const widget = new CaretWidget(caret.name, caret.hue, caret.agent, row);
-    ranges.push(Decoration.widget({ widget, side: 1 }).range(caret.at));
-    if (row < 0) return;
-    const start = view.state.doc.lineAt(caret.at).from;
-    lineRows.set(start, Math.max(lineRows.get(start) ?? 0, row + 1));
-  });
-  const gutter = [];
-  for (const [start, count] of lineRows) {
-    ranges.push(
-      Decoration.line({ class: `caret-rows-${count}` }).range(start),
+    const widget = new CaretWidget(
+      caret.name,
+      caret.hue,
+      caret.agent,
+      rows[index]!,
     );
-    gutter.push(new RowsMarker(count).range(start));
-  }
-  view.dispatch({
-    effects: setPeers.of({
-      marks: Decoration.set(ranges, true),
-      gutter: RangeSet.of(gutter, true),
-    }),
+    ranges.push(Decoration.widget({ widget, side: 1 }).range(caret.at));
   });
+  view.dispatch({ effects: setPeers.of(Decoration.set(ranges, true)) });
 }
