@@ -69,11 +69,14 @@ export class Suggestions {
     }
     if (list.revision < this.#shown) return;
     const key = JSON.stringify(list);
-    // The same list again: the marks drawn have moved with the text.
-    if (key === this.#listKey) return;
-    this.#listKey = key;
-    this.#waiting = list;
-    this.#agents(list.agentIds);
+    // The same list again: the marks drawn have moved with the text. A list
+    // still waiting may be shown now: an acknowledgement of this page's own
+    // edit moves its revision on without a change to its text.
+    if (key !== this.#listKey) {
+      this.#listKey = key;
+      this.#waiting = list;
+      this.#agents(list.agentIds);
+    }
     this.textChanged();
   }
 
