@@ -59,6 +59,11 @@ export class OneSuggestionDesk implements SuggestionDesk {
     await waitUntil(() => this.#me >= 0 && agent.frames.length >= 2);
   }
 
+  /** How many operations of the pad the agent heard. */
+  get revision(): number {
+    return this.#history.length;
+  }
+
   /** The pad's text as the agent last heard it. */
   get text(): string {
     return this.#history.reduce((text, op) => op.apply(text), "");

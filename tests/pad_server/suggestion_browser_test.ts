@@ -124,12 +124,32 @@ Deno.test("a pending suggestion shows in the page as struck and inserted text in
     await Deno.mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot(new URL("suggestion.png", ARTIFACTS).pathname);
 
+    // The page's own typing moves them too, once the list has it.
+    await page.type("/* ok */ ");
+    await page.waitFor(
+      `${TEXT}.startsWith("/* ok */ // reviewed")`,
+      "the page's own typing",
+    );
+    assert.ok(
+      await waitUntil(() => desk.text.startsWith("/* ok */ "), 5000),
+      "the desk hears the page's typing",
+    );
+    await page.waitFor(
+      `Number(document.querySelector("#suggestions").dataset.revision) === ${desk.revision}`,
+      "the list of the revision with the page's typing",
+    );
+    assert.equal(
+      await page.evaluate<string>(
+        `document.querySelector(".suggestion-deleted")?.textContent`,
+      ),
+      "hello",
+    );
     const name = await page.evaluate<string>(
       `document.querySelector("#name").value`,
     );
     await page.click(".suggestion-actions button.accept");
     const expected =
-      '// reviewed\nfn main() {\n    println!("hello, reviewer");\n' +
+      '/* ok */ // reviewed\nfn main() {\n    println!("hello, reviewer");\n' +
       '    println!("checked");\n}\n';
     assert.ok(
       await waitUntil(() => historyText(person.frames) === expected, 5000),

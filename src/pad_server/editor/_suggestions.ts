@@ -88,6 +88,8 @@ export class Suggestions {
     }
     this.#waiting = undefined;
     this.#shown = list.revision;
+    // The revision the marks were placed at, for whoever watches the page.
+    element("suggestions").dataset.revision = String(list.revision);
     this.#pending = list.suggestions.filter((s) => s.status === "pending");
     const placed: PlacedSuggestion[] = [];
     for (const suggestion of this.#pending) {
