@@ -125,19 +125,30 @@ const PARSERS: Readonly<Record<string, () => Promise<Language>>> = {
     legacy(import("@codemirror/legacy-modes/mode/verilog"), (m) => m.verilog),
 };
 
+const loaded = new Map<string, Promise<Extension>>();
+
 /**
  * The editor extension that highlights `language`: its parser and the
  * classes (`tok-keyword`, `tok-string`…) the page's style colours, for
- * light and dark alike. Empty for a language without a parser.
+ * light and dark alike. Empty for a language without a parser, and while
+ * its parser cannot be fetched (the server is away): asked again later, it
+ * is fetched again.
  */
-export async function highlighting(language: string): Promise<Extension> {
+export function highlighting(language: string): Promise<Extension> {
   const parser = PARSERS[language];
-  if (parser === undefined) return [];
-  const [{ syntaxHighlighting }, { classHighlighter }, parsed] = await Promise
-    .all([
+  if (parser === undefined) return Promise.resolve([]);
+  let extension = loaded.get(language);
+  if (extension === undefined) {
+    extension = Promise.all([
       import("@codemirror/language"),
       import("@lezer/highlight"),
       parser(),
+    ]).then(([{ syntaxHighlighting }, { classHighlighter }, parsed]) => [
+      parsed,
+      syntaxHighlighting(classHighlighter),
     ]);
-  return [parsed, syntaxHighlighting(classHighlighter)];
+    loaded.set(language, extension);
+    extension.catch(() => loaded.delete(language));
+  }
+  return extension.catch(() => []);
 }

@@ -1,9 +1,11 @@
 /// <reference lib="dom" />
 /**
  * The editor page the compatible pad server serves at every path outside
- * `/api/`: the pad named by the URL's `#id` in CodeMirror, with the people
- * in it, their carets, the language and the connection. `deno task bundle`
- * bundles it for the browser into `../_editor_page.ts`.
+ * `/api/`: the pad named by the URL's `#id` in CodeMirror, highlighted in
+ * its language, with the people in it (agents badged), their carets, the
+ * agents' pending suggestions to accept or reject, and the connection; dark
+ * when the system is. `deno task bundle` bundles it for the browser into
+ * `../_editor_page.ts`, each language's parser a chunk of its own.
  *
  * @module
  */
@@ -60,7 +62,8 @@ let user = savedPerson();
 /** The user ids of agents in the pad, as the pad server knows them. */
 let agents: ReadonlySet<UserId> = new Set();
 const language = new Compartment();
-let shownLanguage = "plaintext";
+/** The language last asked for: a slower fetch of another one is dropped. */
+let wantedLanguage = "plaintext";
 const undo = new UndoStack();
 const statusLabel: Record<ConnectionStatus, string> = {
   connecting: "Connecting…",
@@ -74,7 +77,7 @@ document.title = `${id} · Rustpad`;
 const nameInput = element<HTMLInputElement>("name");
 nameInput.value = user.name;
 const select = element<HTMLSelectElement>("language");
-for (const language of LANGUAGES) select.add(new Option(language, language));
+for (const name of LANGUAGES) select.add(new Option(name, name));
 // A pad without a language is plain text, as on Rustpad.
 select.value = "plaintext";
 
@@ -178,10 +181,10 @@ function applyRemote(operation: TextOperation, before: string): void {
 
 /** Highlight the text as `name`, once its parser has been fetched. */
 async function highlight(name: string): Promise<void> {
-  shownLanguage = name;
+  wantedLanguage = name;
   const extension = await highlighting(name);
   // Another language may have been chosen while this one was fetched.
-  if (shownLanguage !== name) return;
+  if (wantedLanguage !== name) return;
   view.dispatch({ effects: language.reconfigure(extension) });
   if (performance.getEntriesByName("rustpad:highlighted").length === 0) {
     performance.mark("rustpad:highlighted");
