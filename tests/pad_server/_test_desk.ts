@@ -31,6 +31,11 @@ export class OneSuggestionDesk implements SuggestionDesk {
     | { operation: TextOperation; base: number; summary: string }
     | undefined;
   #status: SuggestionStatus = "pending";
+  /**
+   * A refusal to give the next decision, as when the suggestion turned
+   * outdated after the page last read the list.
+   */
+  refuseNext: string | undefined;
   /** Who decided, as the page said. */
   decidedBy: string | undefined;
   /** How many decisions were asked for. */
@@ -94,6 +99,11 @@ export class OneSuggestionDesk implements SuggestionDesk {
     by: string | undefined,
   ): Promise<SuggestionDecision> {
     this.decisions++;
+    const refusal = this.refuseNext;
+    this.refuseNext = undefined;
+    if (refusal !== undefined) {
+      return { ok: false, kind: "final", error: refusal };
+    }
     if (this.#suggestion === undefined || suggestionId !== "s1") {
       return { ok: false, kind: "missing", error: "No such suggestion" };
     }

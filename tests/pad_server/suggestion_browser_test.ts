@@ -121,6 +121,10 @@ Deno.test("a pending suggestion shows in the page as struck and inserted text in
       `[...document.querySelectorAll("#people li")].some((li) => li.textContent === "Agent Smith" && li.querySelector(".agent-badge"))`,
       "the agent with its badge in the people list",
     );
+    await page.waitFor(
+      `document.querySelector('.remote-caret[data-name="Agent Smith"] .caret-label .agent-badge')`,
+      "the agent's caret label with its badge",
+    );
     await Deno.mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot(new URL("suggestion.png", ARTIFACTS).pathname);
 
@@ -200,6 +204,44 @@ Deno.test("Reject all in the page's panel drops the pending suggestion and chang
       "keep me\n",
     );
     assert.equal(await page.evaluate<string>(TEXT), "keep me\n");
+  } finally {
+    await desk.close();
+  }
+});
+
+Deno.test("a decision the pad server refuses (409) shows its reason in the page and changes nothing", async () => {
+  const desk = new OneSuggestionDesk();
+  await using server = await startPadServer({
+    pads: { late: { text: "draft\n" } },
+    suggestions: desk,
+  });
+  await using browser = await Browser.launch();
+  await desk.join(server.url, "late");
+  try {
+    desk.suggest(TextOperation.fromJSON([-5, "final", 1]), "Finalise", 0);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/#late`);
+    await page.waitFor(`document.querySelector(".suggestion-actions")`, "it");
+    const reason =
+      "Cannot accept suggestion s1 as people changed the text it deletes: current status is outdated";
+    desk.refuseNext = reason;
+    await page.click(".suggestion-actions button.accept");
+    await page.waitFor(
+      `document.querySelector("#suggestion-error").textContent === ${
+        JSON.stringify(reason)
+      }`,
+      "the reason shown",
+    );
+    assert.equal(
+      await page.evaluate<boolean>(
+        `document.querySelector("#suggestion-error").hidden`,
+      ),
+      false,
+    );
+    assert.equal(
+      await (await fetch(`${server.url}/api/text/late`)).text(),
+      "draft\n",
+    );
   } finally {
     await desk.close();
   }
