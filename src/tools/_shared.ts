@@ -54,6 +54,20 @@ export function objectSchema<S extends z.ZodRawShape>(
 }
 
 /**
+ * An object inside a tool's arguments that refuses keys it does not know
+ * (the arguments themselves are made strict by `parseArguments`), listed
+ * as {@linkcode objectSchema} lists it.
+ */
+export function strictObjectSchema<S extends z.ZodRawShape>(
+  shape: S,
+): z.ZodObject<S, z.core.$strict> {
+  return z.strictObject(shape).meta({
+    $schema: undefined,
+    additionalProperties: undefined,
+  });
+}
+
+/**
  * A count or length: an integer from 0. Its JSON schema states only
  * `minimum: 0`, without the ±(2^53-1) bounds zod adds to every integer.
  */

@@ -29,6 +29,7 @@ import {
   countSchema,
   objectSchema,
   padIdSchema,
+  strictObjectSchema,
 } from "./_shared.ts";
 import {
   appliedResult,
@@ -54,9 +55,10 @@ const MAX_EDITS = 100;
 /**
  * One edit, either form in one object (a union would list every field
  * twice); which form it is, and that it is whole, is checked by
- * {@linkcode toBatchEdit} with a sentence naming the edit.
+ * {@linkcode toBatchEdit} with a sentence naming the edit. Strict, as the
+ * arguments are: a mistyped key is refused, never dropped.
  */
-const editSchema = objectSchema({
+const editSchema = strictObjectSchema({
   old_string: z.string().optional().describe("String edit: the exact text."),
   new_string: z.string().describe("What to put there; '' deletes."),
   replace_all: z.boolean().optional().describe(

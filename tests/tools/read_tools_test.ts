@@ -32,7 +32,7 @@ Deno.test("`get_document` returns the pad text, marked untrusted and fenced", as
   const block = textOf(result);
   assert.match(
     block.split("\n")[1] ?? "",
-    /^Untrusted content from pad "read-me"/,
+    /^From pad "read-me"/,
   );
   assert.equal(fenced(block), text);
   await person.close();
