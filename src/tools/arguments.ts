@@ -1,6 +1,6 @@
 /**
  * A tool's arguments parsed by its input schema, with every problem told as
- * the tool's own sentence ("Cannot call read_lines as start_line must be
+ * the tool's own sentence ("Cannot call read_lines as line_count must be
  * at least 1: current value is 0"), never a schema validator's words.
  * Messages our schemas set themselves (starting "Cannot") pass unchanged.
  * An argument the tool does not take is refused, naming the ones it takes:
@@ -36,8 +36,8 @@ const MAX_SHOWN_LENGTH = 80;
  *   { id: "notes", start_line: 1, line_count: 2000 },
  * );
  * assert.throws(
- *   () => parseArguments(TOOLS.read_lines, { id: "notes", start_line: 0 }),
- *   /^TypeError: Cannot call read_lines as start_line must be at least 1: current value is 0$/,
+ *   () => parseArguments(TOOLS.read_lines, { id: "notes", line_count: 0 }),
+ *   /^TypeError: Cannot call read_lines as line_count must be at least 1: current value is 0$/,
  * );
  * ```
  */
