@@ -27,12 +27,12 @@ import type { ToolContext, ToolResult } from "./tool.ts";
 import { QUOTED, type WriteGate } from "./_write.ts";
 
 export const baseRevisionSchema = countSchema(
-  "Revision you read: rebase over typing since; 'conflict' where that text changed.",
+  "Revision your read returned: rebase over typing since, 'conflict' where that text changed. Without it: the pad as it is now.",
 ).optional();
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
   .describe(
-    "'merge': apply even where people changed the edited text, keeping theirs beside yours (default 'refuse').",
+    "'merge': apply even where people changed the edited text, keeping their text beside yours (default 'refuse').",
   );
 
 export const conflictsShape = {

@@ -52,7 +52,7 @@ export const readLinesTool: ToolDefinition = defineTool({
   name: "read_lines",
   title: "Read a pad's lines",
   description:
-    `Read a pad's lines as 'N<TAB>line' (like cat -n), line_count at a time from start_line (negative: from the end); next_start_line continues. Use it on long pads and for edit_document's line numbers; get_document gives raw text. Drop the 'N<TAB>' prefix when copying. Lines over ${MAX_LINE_LENGTH} code points are cut with a marker; CRLF shows as LF but is kept.`,
+    `Read a pad's lines as 'N<TAB>line' (like cat -n; drop the prefix when copying), line_count at a time from start_line (negative: from the end); next_start_line continues. For long pads and edit_document's line numbers. Lines over ${MAX_LINE_LENGTH} code points are cut with a marker; CRLF shows as LF but is kept.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
@@ -129,7 +129,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad like grep: each match's line, UTF-16 column, text and context lines. Use it to locate what to read (read_lines) or change in a long pad. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 (as Go, ripgrep), linear time: no lookaround or backreferences; \\d \\w \\b ASCII; ^ $ at each \\n (CRLF: \\r?$).`,
+    `Find text in a pad like grep: each match's line, UTF-16 column, text and context lines; to locate what to read or change in a long pad. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 (as Go, ripgrep), linear time: no lookaround or backreferences; \\d \\w \\b ASCII; ^ $ at each \\n (CRLF: \\r?$).`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {
