@@ -111,7 +111,11 @@ Deno.test("read_lines with a negative start_line reads the end of a pad without 
     ["499\tline 499\n500\tline 500", 499, 500, null],
   );
   const beyond = structured(
-    await h.call("read_lines", { id: "long", start_line: -9999, line_count: 1 }),
+    await h.call("read_lines", {
+      id: "long",
+      start_line: -9999,
+      line_count: 1,
+    }),
   );
   assert.equal(beyond.text, "1\tline 1", "from the first line at most");
   assert.equal(
@@ -122,10 +126,14 @@ Deno.test("read_lines with a negative start_line reads the end of a pad without 
 
 Deno.test("edit_document applies every edit of a batch to the pad as read: an insert does not shift a later line edit", async () => {
   await using h = await connect();
-  await h.call("append_to_document", { id: "batch", text: "one\ntwo\nthree\n" });
-  const listed = (await h.client.listTools()).tools.find((tool) =>
-    tool.name === "edit_document"
-  )?.description ?? "";
+  await h.call("append_to_document", {
+    id: "batch",
+    text: "one\ntwo\nthree\n",
+  });
+  const listed =
+    (await h.client.listTools()).tools.find((tool) =>
+      tool.name === "edit_document"
+    )?.description ?? "";
   assert.match(listed, /Every edit refers to the pad as read, before any/);
   assert.match(listed, /end_line required/);
   assert.match(listed, /replace_in_document/);

@@ -13,9 +13,10 @@ const accept = () => ({
 Deno.test("replace_in_document says plainly that replace_all also replaces inside longer words", async () => {
   await using h = await connect({ elicit: accept });
   await h.call("append_to_document", { id: "food", text: "foo food foo" });
-  const listed = (await h.client.listTools()).tools.find((tool) =>
-    tool.name === "replace_in_document"
-  )?.description ?? "";
+  const listed =
+    (await h.client.listTools()).tools.find((tool) =>
+      tool.name === "replace_in_document"
+    )?.description ?? "";
   assert.match(listed, /inside longer words too, unless whole_word/);
   const all = structured(
     await h.call("replace_in_document", {
@@ -84,7 +85,10 @@ Deno.test("replace_in_document with regex replaces RE2 matches, expanding $1 and
     }),
   );
   assert.equal(replaced.replacements, 2);
-  assert.match(h.elicitations[0]!.message, /Replace all 2 matches of the pattern/);
+  assert.match(
+    h.elicitations[0]!.message,
+    /Replace all 2 matches of the pattern/,
+  );
   structured(
     await h.call("replace_in_document", {
       id: "mail",
@@ -122,7 +126,10 @@ Deno.test("replace_in_document with regex counts as literal text does: several m
       regex: true,
     }),
   );
-  assert.match(none, /as the pattern matches nothing: check it with search_document/);
+  assert.match(
+    none,
+    /as the pattern matches nothing: check it with search_document/,
+  );
   const bad = errorOf(
     await h.call("replace_in_document", {
       id: "count",

@@ -9,10 +9,7 @@
 import assert from "node:assert/strict";
 import { connect } from "../_mcp.ts";
 import { INSTRUCTIONS } from "../../mod.ts";
-import {
-  MAX_PAD_ID_LENGTH,
-  padIdProblem,
-} from "../../src/rustpad/pad_id.ts";
+import { MAX_PAD_ID_LENGTH, padIdProblem } from "../../src/rustpad/pad_id.ts";
 
 /**
  * The most characters a model reads: instructions plus, per tool, name,

@@ -18,9 +18,15 @@ Deno.test("wait_for_change waits 50 s by default, under the 60 s request timeout
   >).timeout_seconds;
   assert.equal(timeout?.default, 50);
   const description = listed?.description ?? "";
-  assert.match(description, /default 50, under most clients' 60 s request timeout/);
+  assert.match(
+    description,
+    /default 50, under most clients' 60 s request timeout/,
+  );
   assert.match(description, /progressToken/);
-  assert.match(description, /'quiet' once changes pause for quiet_ms, so never sooner/);
+  assert.match(
+    description,
+    /'quiet' once changes pause for quiet_ms, so never sooner/,
+  );
   assert.match(description, /If nobody types: at timeout_seconds/);
 });
 
