@@ -292,7 +292,7 @@ Deno.test("wait_for_change counts the agent's own edit and returns at once when 
   );
   assert.match(
     listed?.description ?? "",
-    /returns at the next revision, at once if the pad is already past it/,
+    /returns at the next revision, at once if already past it/,
   );
   assert.match(listed?.description ?? "", /60 s/);
   await h.call("append_to_document", { id: "own", text: "mine" });
