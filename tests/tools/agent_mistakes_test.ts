@@ -196,7 +196,7 @@ Deno.test("append_to_document with new_line starts on a line of its own only whe
   assert.equal(await h.text("fresh"), "first");
 });
 
-Deno.test("set_language maps a name onto Rustpad's menu and refuses what is not on it, listing the menu", async () => {
+Deno.test("set_language and create_document map a name onto Rustpad's menu and refuse what is not on it, listing the menu", async () => {
   await using h = await connect();
   const person = await PadSession.open(h.pads.url, "menu");
   const set = structured(
@@ -213,6 +213,10 @@ Deno.test("set_language maps a name onto Rustpad's menu and refuses what is not 
   );
   const info = structured(await h.call("get_document_info", { id: "menu" }));
   assert.equal(info.language, "python", "the menu entry stayed");
+  const created = structured(
+    await h.call("create_document", { id: "cpp", language: "C++" }),
+  );
+  assert.equal(created.language, "cpp");
   await person.close();
 });
 
