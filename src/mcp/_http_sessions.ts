@@ -5,8 +5,8 @@
 // id is unknown. Bounded in number and in idle time, so memory stays
 // bounded whatever clients do.
 
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// @ts-types="@modelcontextprotocol/server"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { Backend } from "../backend/backend.ts";
 import { createServer, type RustpadMcpServer } from "./server.ts";
 

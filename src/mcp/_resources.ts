@@ -9,19 +9,14 @@
  * @module
  */
 
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+// @ts-types="@modelcontextprotocol/server"
 import {
   type McpServer,
-  ResourceTemplate,
-} from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import {
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   type ReadResourceResult,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  ResourceTemplate,
+} from "@modelcontextprotocol/server";
 import { Coalescer } from "../backend/coalescer.ts";
 import type { LivePads } from "../backend/live_pads.ts";
 import { PAD_ID_PATTERN, PAD_ID_RULE } from "../rustpad/pad_id.ts";
@@ -57,7 +52,7 @@ export function padUri(padId: string): string {
  *
  * @param uri A URI such as `rustpad://pad/notes`.
  * @returns The pad id.
- * @throws {McpError} `InvalidParams` if it is not a pad URI.
+ * @throws {ProtocolError} `InvalidParams` if it is not a pad URI.
  *
  * @example
  * ```ts
@@ -75,8 +70,8 @@ export function padIdOfUri(uri: string): string {
   if (
     !PAD_ID_PATTERN.test(id) || id === "." || id === ".." || id.length > 256
   ) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
       `Cannot use resource ${
         JSON.stringify(uri)
       } as it is not a pad URI: use rustpad://pad/{id}, where ${PAD_ID_RULE}`,
@@ -107,9 +102,8 @@ interface Subscription {
  * import { LivePads } from "../backend/live_pads.ts";
  * import { SessionPool } from "../rustpad/session_pool.ts";
  * import { startPadServer } from "../testing/mod.ts";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
- * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
+ * import { Client } from "@modelcontextprotocol/client";
  * import assert from "node:assert/strict";
  *
  * await using pads = await startPadServer();
@@ -186,7 +180,7 @@ export function registerResources(
     subscription.unwatch?.();
     subscription.release();
   };
-  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+  server.server.setRequestHandler("resources/subscribe", async (request) => {
     const id = padIdOfUri(request.params.uri);
     openedPads.add(id);
     if (subscriptions.has(id)) return {};
@@ -215,7 +209,7 @@ export function registerResources(
     }
     return {};
   });
-  server.server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+  server.server.setRequestHandler("resources/unsubscribe", (request) => {
     stop(padIdOfUri(request.params.uri));
     return {};
   });

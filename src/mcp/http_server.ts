@@ -22,16 +22,18 @@ import {
 } from "./_http_guard.ts";
 import { HttpListener, listenError } from "../http/mod.ts";
 import { type HttpSession, SessionTable } from "./_http_sessions.ts";
+import { ModernEndpoint } from "./_http_modern.ts";
 import {
   accessLine,
+  health,
   onlyAnswers,
   parseJson,
   readWhole,
+  shuttingDown,
   trackBody,
 } from "./_http_util.ts";
 import type { Backend } from "../backend/backend.ts";
 import { isLoopback, MIN_TOKEN_LENGTH } from "../config/listen.ts";
-import { VERSION } from "../config/version.ts";
 
 /** Options for {@linkcode serveHttp}. */
 export interface HttpServerOptions {
@@ -197,6 +199,7 @@ export function serveHttp(
     maxSessions: options.maxSessions ?? 1000,
     maxMessageBytes,
   });
+  const modern = new ModernEndpoint(backend, maxMessageBytes);
   let draining = false;
   let inFlight = 0;
   let idle = Promise.withResolvers<void>();
@@ -258,24 +261,7 @@ export function serveHttp(
 
   async function route(request: Request): Promise<Response> {
     const path = new URL(request.url).pathname;
-    if (path === "/healthz") {
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        return jsonError(405, "Cannot serve /healthz except with GET", {
-          allow: "GET, HEAD",
-        });
-      }
-      const state = backend.state.health();
-      const status = draining
-        ? "draining"
-        : state === "unreachable"
-        ? "degraded"
-        : "ok";
-      return Response.json({
-        status,
-        version: VERSION,
-        ...(state !== "memory" && { state }),
-      }, { status: status === "ok" ? 200 : 503 });
-    }
+    if (path === "/healthz") return health(request, backend, draining);
     if (path !== "/mcp") {
       return jsonError(404, `Cannot find ${path}: the MCP endpoint is /mcp`);
     }
@@ -288,6 +274,11 @@ export function serveHttp(
     // no session slot waits on a client that trickles its initialize.
     const whole = await readWhole(request, maxMessageBytes);
     if (whole instanceof Response) return whole;
+    if (await modern.claims(whole.request)) {
+      return draining
+        ? shuttingDown()
+        : await handleModern(whole.request, identity);
+    }
     if (!draining) return await handleMcp(whole.request, identity);
     // Draining: no new sessions or calls, but the answers that calls in
     // flight wait for (elicitation results, cancellations) still get in.
@@ -297,11 +288,24 @@ export function serveHttp(
     if (parsed !== undefined && onlyAnswers(parsed)) {
       return await handleMcp(whole.request, identity, parsed);
     }
-    return jsonError(
-      503,
-      "Cannot serve the request as the server is shutting down: retry on another replica or after the restart",
-      { "retry-after": "5" },
-    );
+    return shuttingDown();
+  }
+
+  // A 2026-era request: no session, counted in flight like a 2025 call.
+  async function handleModern(
+    request: Request,
+    identity: string,
+  ): Promise<Response> {
+    if (inFlight++ === 0) idle = Promise.withResolvers<void>();
+    const done = () => {
+      if (--inFlight === 0) idle.resolve();
+    };
+    try {
+      return trackBody(await modern.fetch(request, identity), done);
+    } catch (error) {
+      done();
+      throw error;
+    }
   }
 
   async function serve(request: Request): Promise<Response> {
@@ -334,6 +338,7 @@ export function serveHttp(
     });
   } catch (error) {
     void sessions.close();
+    void modern.close();
     throw listenError(error, hostname, options.port ?? 0);
   }
   const address = listener.addr;
@@ -342,6 +347,7 @@ export function serveHttp(
   if (bearer === undefined && !isLoopback(address.hostname)) {
     void listener.close(0);
     void sessions.close();
+    void modern.close();
     throw new RangeError(
       `Cannot serve HTTP on ${hostname}${
         hostname === address.hostname ? "" : ` (${address.hostname})`
@@ -368,7 +374,7 @@ export function serveHttp(
       new Promise<void>((resolve) => timer = setTimeout(resolve, drainMs)),
     ]);
     clearTimeout(timer);
-    await sessions.close();
+    await Promise.all([sessions.close(), modern.close()]);
     await listener.close(CLOSE_GRACE_MS);
     finished.resolve();
   }

@@ -11,10 +11,10 @@ export {
   type HttpServerOptions,
   serveHttp,
 } from "./http_server.ts";
+export { INSTRUCTIONS } from "./instructions.ts";
 export {
   createServer,
   type CreateServerOptions,
-  INSTRUCTIONS,
   type McpTransport,
   RustpadMcpServer,
 } from "./server.ts";
