@@ -28,6 +28,8 @@ export interface ModernClientOptions {
   };
   /** Bearer token for HTTP. */
   token?: string;
+  /** Hand `input_required` results back instead of answering them. */
+  manual?: boolean;
 }
 
 function pinned(options: ModernClientOptions): Client {
@@ -35,7 +37,9 @@ function pinned(options: ModernClientOptions): Client {
     { name: "modern-test-client", version: "1.0.0" },
     {
       versionNegotiation: { mode: { pin: MODERN } },
-      ...(options.elicit && { capabilities: { elicitation: { form: {} } } }),
+      ...(options.manual && { inputRequired: { autoFulfill: false } }),
+      ...((options.elicit || options.manual) &&
+        { capabilities: { elicitation: { form: {} } } }),
     },
   );
   if (options.elicit) {

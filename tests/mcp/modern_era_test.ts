@@ -110,3 +110,45 @@ Deno.test("2026 era over stdio: a client without elicitation gets the two-call c
   );
   assert.equal(await pads.text("tok"), "new");
 });
+
+Deno.test("2026 era: a tampered or replayed requestState is refused and changes nothing; the genuine one works once", async () => {
+  await using http = await startHttp();
+  await using agent = await modernHttp(http.server.url, { manual: true });
+  await agent.call("append_to_document", { id: "seal", text: "keep me" });
+  const call = { name: "set_document", arguments: { id: "seal", text: "new" } };
+  const asked = await agent.client.callTool(call, {
+    allowInputRequired: true,
+  }) as unknown as {
+    resultType: string;
+    requestState: string;
+    inputRequests: Record<string, { method: string }>;
+  };
+  assert.equal(asked.resultType, "input_required");
+  assert.equal(asked.inputRequests.confirm?.method, "elicitation/create");
+  const accept = { confirm: { action: "accept", content: { confirm: true } } };
+  const retry = (requestState: string) =>
+    agent.client.callTool(
+      // The retry's MRTR fields, which callTool's 2025-shaped type lacks.
+      { ...call, inputResponses: accept, requestState } as typeof call,
+      { allowInputRequired: true },
+    );
+  const last = asked.requestState.at(-1) === "A" ? "B" : "A";
+  const tampered = await retry(asked.requestState.slice(0, -1) + last);
+  assert.equal(tampered.isError, true, JSON.stringify(tampered));
+  assert.match(
+    (tampered.content as { text: string }[])[0]!.text,
+    /^Cannot /,
+  );
+  assert.equal(await http.pads.text("seal"), "keep me");
+  const genuine = await retry(asked.requestState);
+  assert.equal(
+    (genuine.structuredContent as { status: string }).status,
+    "applied",
+    JSON.stringify(genuine),
+  );
+  assert.equal(await http.pads.text("seal"), "new");
+  await agent.call("append_to_document", { id: "seal", text: "!" });
+  const replayed = await retry(asked.requestState);
+  assert.equal(replayed.isError, true, JSON.stringify(replayed));
+  assert.equal(await http.pads.text("seal"), "new!");
+});
