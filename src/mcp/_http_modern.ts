@@ -11,23 +11,32 @@ import {
   type McpHttpHandler,
 } from "@modelcontextprotocol/server";
 import type { Backend } from "../backend/backend.ts";
+import { LivePads } from "../backend/live_pads.ts";
 import { createToolContext, type ToolContext } from "../tools/mod.ts";
+import { listenRefusal, listenRequest, PadListeners } from "./_listen.ts";
+import { trackBody } from "./_http_util.ts";
 import { buildServer } from "./server.ts";
+
+/** What an identity's requests share, in place of a session. */
+interface Caller {
+  readonly context: ToolContext;
+  readonly listeners: PadListeners;
+}
 
 /** The 2026-era leg of the MCP endpoint. */
 export class ModernEndpoint {
   readonly #backend: Backend;
   readonly #handler: McpHttpHandler;
   readonly #maxMessageBytes: number;
-  /** One context per identity: the configured tokens bound their number. */
-  readonly #contexts = new Map<string, ToolContext>();
+  /** One per identity: the configured tokens bound their number. */
+  readonly #callers = new Map<string, Caller>();
 
   constructor(backend: Backend, maxMessageBytes: number) {
     this.#backend = backend;
     this.#maxMessageBytes = maxMessageBytes;
     this.#handler = createMcpHandler(
       ({ authInfo }) =>
-        buildServer("modern", this.#contextOf(authInfo?.clientId ?? "")),
+        buildServer("modern", this.#callerOf(authInfo?.clientId ?? "").context),
       { legacy: "reject", maxRequestBodySize: maxMessageBytes },
     );
   }
@@ -42,11 +51,32 @@ export class ModernEndpoint {
     });
   }
 
-  /** Serve one request of `identity`. */
-  fetch(request: Request, identity: string): Promise<Response> {
-    return this.#handler.fetch(request, {
+  /**
+   * Serve one request of `identity`; a `subscriptions/listen` watches the
+   * pads it names for as long as its stream is open.
+   */
+  async fetch(request: Request, identity: string): Promise<Response> {
+    let stop: (() => void) | undefined;
+    // The SDK refuses a listen whose Mcp-Method header does not say so.
+    if (request.headers.get("mcp-method") === "subscriptions/listen") {
+      const message = await request.clone().json().catch(() => undefined);
+      const caller = this.#callerOf(identity);
+      try {
+        const listen = listenRequest(message);
+        if (listen !== undefined) {
+          stop = caller.listeners.open(caller.context.holds, listen.padIds);
+        }
+      } catch (error) {
+        return Response.json(listenRefusal(message?.id ?? null, error));
+      }
+    }
+    const response = await this.#handler.fetch(request, {
       authInfo: { token: "", clientId: identity, scopes: [] },
+    }).catch((error) => {
+      stop?.();
+      throw error;
     });
+    return stop === undefined ? response : trackBody(response, stop);
   }
 
   /** End the requests in flight. */
@@ -54,12 +84,19 @@ export class ModernEndpoint {
     return this.#handler.close();
   }
 
-  #contextOf(identity: string): ToolContext {
-    let context = this.#contexts.get(identity);
-    if (context === undefined) {
-      context = createToolContext(this.#backend, identity);
-      this.#contexts.set(identity, context);
+  #callerOf(identity: string): Caller {
+    let caller = this.#callers.get(identity);
+    if (caller === undefined) {
+      const context = createToolContext(this.#backend, identity);
+      caller = {
+        context,
+        listeners: new PadListeners(
+          LivePads.of(context.sessions),
+          (uri) => this.#handler.notify.resourceUpdated(uri),
+        ),
+      };
+      this.#callers.set(identity, caller);
     }
-    return context;
+    return caller;
   }
 }

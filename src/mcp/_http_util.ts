@@ -167,3 +167,29 @@ export function shuttingDown(): Response {
     { "retry-after": "5" },
   );
 }
+
+/** The calls being answered, so a drain can wait for them. */
+export class CallsInFlight {
+  #count = 0;
+  #idle = Promise.withResolvers<void>();
+
+  constructor() {
+    this.#idle.resolve();
+  }
+
+  /** Settles when no call is in flight. */
+  get idle(): Promise<void> {
+    return this.#idle.promise;
+  }
+
+  /** Count a call in; returns its end (idempotent). */
+  enter(): () => void {
+    if (this.#count++ === 0) this.#idle = Promise.withResolvers<void>();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      if (--this.#count === 0) this.#idle.resolve();
+    };
+  }
+}

@@ -17,17 +17,14 @@ import {
   type ReadResourceResult,
   ResourceTemplate,
 } from "@modelcontextprotocol/server";
-import { Coalescer } from "../backend/coalescer.ts";
 import type { LivePads } from "../backend/live_pads.ts";
 import { PAD_ID_PATTERN, PAD_ID_RULE } from "../rustpad/pad_id.ts";
 import { editorUrl } from "../rustpad/urls.ts";
 import { OpenedPads, SessionHolds } from "../tools/mod.ts";
+import { type PadWatch, watchPad } from "./_pad_watch.ts";
 
 /** The URI template of a pad resource. */
 export const PAD_URI_TEMPLATE = "rustpad://pad/{id}";
-
-/** At most this many update notifications per second per pad and client. */
-const UPDATES_PER_SECOND = 4;
 
 /**
  * The resource URI of a pad.
@@ -78,12 +75,6 @@ export function padIdOfUri(uri: string): string {
     );
   }
   return id;
-}
-
-interface Subscription {
-  coalescer: Coalescer;
-  unwatch: (() => void) | undefined;
-  release: () => void;
 }
 
 /**
@@ -171,42 +162,29 @@ export function registerResources(
     },
   );
   server.server.registerCapabilities({ resources: { subscribe: true } });
-  const subscriptions = new Map<string, Subscription>();
+  const subscriptions = new Map<string, Promise<PadWatch>>();
   const stop = (id: string) => {
-    const subscription = subscriptions.get(id);
-    if (!subscription) return;
+    const watch = subscriptions.get(id);
     subscriptions.delete(id);
-    subscription.coalescer.close();
-    subscription.unwatch?.();
-    subscription.release();
+    void watch?.then((watch) => watch.stop(), () => {});
   };
   server.server.setRequestHandler("resources/subscribe", async (request) => {
     const id = padIdOfUri(request.params.uri);
-    openedPads.add(id);
     if (subscriptions.has(id)) return {};
     const uri = padUri(id);
-    const release = holds.take(`subscribe to pad "${id}"`);
-    const subscription: Subscription = {
-      coalescer: new Coalescer(1000 / UPDATES_PER_SECOND, () => {
-        server.server.sendResourceUpdated({ uri }).catch(() => stop(id));
-      }),
-      unwatch: undefined,
-      release,
-    };
-    subscriptions.set(id, subscription);
+    const watch = watchPad(live, holds, id, () => {
+      server.server.sendResourceUpdated({ uri }).catch(() => stop(id));
+    });
+    subscriptions.set(id, watch);
     try {
-      const { unwatch } = await live.watch(id, (_session, event) => {
-        if (event.type === "operation" || event.type === "reconnected") {
-          subscription.coalescer.poke();
-        }
-      });
-      if (subscriptions.get(id) === subscription) {
-        subscription.unwatch = unwatch;
-      } else unwatch();
+      await watch;
     } catch (error) {
-      if (subscriptions.get(id) === subscription) stop(id);
+      if (subscriptions.get(id) === watch) subscriptions.delete(id);
       throw error;
     }
+    // Only once it is held: a refused attempt must not push the pads this
+    // session does hold out of its list.
+    openedPads.add(id);
     return {};
   });
   server.server.setRequestHandler("resources/unsubscribe", (request) => {

@@ -25,6 +25,7 @@ import { type HttpSession, SessionTable } from "./_http_sessions.ts";
 import { ModernEndpoint } from "./_http_modern.ts";
 import {
   accessLine,
+  CallsInFlight,
   health,
   onlyAnswers,
   parseJson,
@@ -201,9 +202,7 @@ export function serveHttp(
   });
   const modern = new ModernEndpoint(backend, maxMessageBytes);
   let draining = false;
-  let inFlight = 0;
-  let idle = Promise.withResolvers<void>();
-  idle.resolve();
+  const calls = new CallsInFlight();
 
   async function handleMcp(
     request: Request,
@@ -238,12 +237,11 @@ export function serveHttp(
     }
     // A GET is the session's notification stream: open for as long as the
     // client listens, so it is neither a call nor activity.
-    const isCall = request.method === "POST";
     const leave = request.method === "GET" ? () => {} : sessions.enter(session);
-    if (isCall && inFlight++ === 0) idle = Promise.withResolvers<void>();
+    const end = request.method === "POST" ? calls.enter() : () => {};
     const done = () => {
       leave();
-      if (isCall && --inFlight === 0) idle.resolve();
+      end();
     };
     try {
       const response = await session.transport.handleRequest(
@@ -291,15 +289,15 @@ export function serveHttp(
     return shuttingDown();
   }
 
-  // A 2026-era request: no session, counted in flight like a 2025 call.
+  // A 2026-era request: no session, a call in flight like a 2025 one;
+  // a listen stream is not a call, as a 2025 GET stream is not.
   async function handleModern(
     request: Request,
     identity: string,
   ): Promise<Response> {
-    if (inFlight++ === 0) idle = Promise.withResolvers<void>();
-    const done = () => {
-      if (--inFlight === 0) idle.resolve();
-    };
+    const listens =
+      request.headers.get("mcp-method") === "subscriptions/listen";
+    const done = listens ? () => {} : calls.enter();
     try {
       return trackBody(await modern.fetch(request, identity), done);
     } catch (error) {
@@ -370,7 +368,7 @@ export function serveHttp(
     const drainMs = options.drainMs ?? 10_000;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
-      idle.promise,
+      calls.idle,
       new Promise<void>((resolve) => timer = setTimeout(resolve, drainMs)),
     ]);
     clearTimeout(timer);

@@ -22,6 +22,7 @@ import { INSTRUCTIONS } from "./instructions.ts";
 import { attachLogging } from "./_logging.ts";
 import { registerResources } from "./_resources.ts";
 import { registerTools } from "./_tools.ts";
+import { PadListeners, routeListens } from "./_listen.ts";
 
 /**
  * Any MCP transport of the SDK, as {@linkcode RustpadMcpServer.connect}
@@ -50,6 +51,7 @@ export class RustpadMcpServer {
   readonly #backend: Backend;
   readonly #ownsBackend: boolean;
   readonly #build: (era: Era) => McpServer;
+  readonly #caller: ToolContext;
   readonly #closed = Promise.withResolvers<void>();
   #handle: StdioServerHandle | undefined;
 
@@ -60,13 +62,16 @@ export class RustpadMcpServer {
    * @param backend The shared state the tools use.
    * @param ownsBackend Whether {@linkcode RustpadMcpServer.close} also
    * closes `backend`.
+   * @param caller What the connection's calls share: its pads, its holds.
    */
   constructor(
     build: (era: Era) => McpServer,
     backend: Backend,
     ownsBackend: boolean,
+    caller: ToolContext,
   ) {
     this.#build = build;
+    this.#caller = caller;
     this.#backend = backend;
     this.#ownsBackend = ownsBackend;
   }
@@ -93,10 +98,25 @@ export class RustpadMcpServer {
    * @returns When the transport has started.
    */
   connect(transport: McpTransport): Promise<void> {
-    this.#handle = serveEras(({ era }) => this.#build(era), {
-      transport: transport as Transport,
-      onerror: () => {},
-    });
+    let modern: McpServer | undefined;
+    const wire = transport as Transport;
+    this.#handle = serveEras(({ era }) => {
+      const server = this.#build(era);
+      if (era === "modern") modern = server;
+      return server;
+    }, { transport: wire, onerror: () => {} });
+    // Pad changes reach the entry's listen streams as updates the pinned
+    // server sends.
+    const listeners = new PadListeners(
+      LivePads.of(this.#caller.sessions),
+      (uri) => void modern?.server.sendResourceUpdated({ uri }).catch(() => {}),
+    );
+    routeListens(
+      wire,
+      listeners,
+      this.#caller.holds,
+      () => modern !== undefined,
+    );
     // The entry installed its own handler; hear the end after it.
     const entryClose = (transport as { onclose?: () => void }).onclose;
     (transport as { onclose?: () => void }).onclose = () => {
@@ -202,6 +222,7 @@ export function createServer(
     (era) => buildServer(era, context),
     backend,
     options.backend === undefined,
+    context,
   );
   // An agent's undo stacks end with its connection.
   void server.closed.then(() =>
