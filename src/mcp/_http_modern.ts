@@ -87,7 +87,9 @@ export class ModernEndpoint {
   #callerOf(identity: string): Caller {
     let caller = this.#callers.get(identity);
     if (caller === undefined) {
-      const context = createToolContext(this.#backend, identity);
+      const context = createToolContext(this.#backend, identity, {
+        sessionless: true,
+      });
       caller = {
         context,
         listeners: new PadListeners(
