@@ -152,3 +152,46 @@ Deno.test("2026 era: a tampered or replayed requestState is refused and changes 
   assert.equal(replayed.isError, true, JSON.stringify(replayed));
   assert.equal(await http.pads.text("seal"), "new!");
 });
+
+Deno.test("2026 era over HTTP: every write answers an edit_id; undo without one asks for it, undo with it undoes exactly that edit", async () => {
+  await using http = await startHttp();
+  await using agent = await modernHttp(http.server.url);
+  const first = await agent.call("append_to_document", {
+    id: "undo",
+    text: "one ",
+  });
+  const second = await agent.call("append_to_document", {
+    id: "undo",
+    text: "two three four five",
+  });
+  const firstId = (first.structuredContent as { edit_id?: string }).edit_id;
+  assert.equal(typeof firstId, "string");
+  assert.equal(
+    typeof (second.structuredContent as { edit_id?: string }).edit_id,
+    "string",
+  );
+  const unnamed = await agent.call("undo_last_edit", { id: "undo" });
+  assert.equal(unnamed.isError, true);
+  assert.match(
+    (unnamed.content as { text: string }[])[0]!.text,
+    /edit_id/,
+  );
+  assert.equal(await http.pads.text("undo"), "one two three four five");
+  const undone = await agent.call("undo_last_edit", {
+    id: "undo",
+    edit_id: firstId,
+  });
+  assert.equal(undone.isError, undefined, JSON.stringify(undone));
+  // Less than half of the pad: no confirmation needed.
+  assert.equal(await http.pads.text("undo"), "two three four five");
+});
+
+Deno.test("2026 era over stdio: the process is the caller, so undo_last_edit without edit_id undoes its last edit", async () => {
+  await using pads = await startPadServer();
+  await using agent = await modernStdio({ RUSTPAD_URL: pads.url });
+  await agent.call("append_to_document", { id: "mine", text: "keep this" });
+  await agent.call("append_to_document", { id: "mine", text: " drop" });
+  const undone = await agent.call("undo_last_edit", { id: "mine" });
+  assert.equal(undone.isError, undefined, JSON.stringify(undone));
+  assert.equal(await pads.text("mine"), "keep this");
+});
