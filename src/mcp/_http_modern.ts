@@ -45,8 +45,8 @@ export class ModernEndpoint {
    * Whether `request` (its body read whole) belongs to the 2026 era: it
    * carries the per-request `_meta` envelope or names the revision.
    */
-  async claims(request: Request): Promise<boolean> {
-    return !await isLegacyRequest(request, undefined, {
+  async claims(request: Request, parsedBody: unknown): Promise<boolean> {
+    return !await isLegacyRequest(request, parsedBody, {
       maxRequestBodySize: this.#maxMessageBytes,
     });
   }
@@ -55,11 +55,15 @@ export class ModernEndpoint {
    * Serve one request of `identity`; a `subscriptions/listen` watches the
    * pads it names for as long as its stream is open.
    */
-  async fetch(request: Request, identity: string): Promise<Response> {
+  async fetch(
+    request: Request,
+    identity: string,
+    parsedBody: unknown,
+  ): Promise<Response> {
     let stop: (() => void) | undefined;
     // The SDK refuses a listen whose Mcp-Method header does not say so.
     if (request.headers.get("mcp-method") === "subscriptions/listen") {
-      const message = await request.clone().json().catch(() => undefined);
+      const message = parsedBody as { id?: string | number } | undefined;
       const caller = this.#callerOf(identity);
       try {
         const listen = listenRequest(message);
@@ -72,6 +76,7 @@ export class ModernEndpoint {
     }
     const response = await this.#handler.fetch(request, {
       authInfo: { token: "", clientId: identity, scopes: [] },
+      ...(parsedBody !== undefined && { parsedBody }),
     }).catch((error) => {
       stop?.();
       throw error;

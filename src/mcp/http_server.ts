@@ -34,89 +34,8 @@ import {
   trackBody,
 } from "./_http_util.ts";
 import type { Backend } from "../backend/backend.ts";
+import type { HttpServerOptions } from "./http_options.ts";
 import { isLoopback, MIN_TOKEN_LENGTH } from "../config/listen.ts";
-
-/** Options for {@linkcode serveHttp}. */
-export interface HttpServerOptions {
-  /**
-   * The address to bind. Anything but loopback requires `token`.
-   *
-   * @default {"127.0.0.1"}
-   */
-  hostname?: string;
-  /**
-   * The port; 0 picks a free one.
-   *
-   * @default {0}
-   */
-  port?: number;
-  /**
-   * The bearer token of the unnamed identity, at least 32 characters.
-   * With neither it nor `identities`, no token is asked (loopback only).
-   */
-  token?: string | undefined;
-  /**
-   * Named bearer tokens (`RUSTPAD_MCP_TOKENS`), each an identity: its own
-   * collaborator in pads, its own sessions and idempotency keys.
-   */
-  identities?: readonly { name: string; token: string }[];
-  /** Host header values allowed besides loopback names: `name` or `name:port`. */
-  allowedHosts?: readonly string[];
-  /** Origins allowed besides loopback ones, such as `https://app.example`. */
-  allowedOrigins?: readonly string[];
-  /**
-   * Close a session after this long without a request.
-   *
-   * @default {1800000}
-   */
-  sessionIdleMs?: number;
-  /**
-   * The most live sessions; a new one beyond this gets 503.
-   *
-   * @default {1000}
-   */
-  maxSessions?: number;
-  /**
-   * How long {@linkcode HttpServer.shutdown} lets calls in flight finish.
-   *
-   * @default {10000}
-   */
-  drainMs?: number;
-  /**
-   * The most open connections; one more is closed as soon as it is
-   * accepted. Lowered to three quarters of the open-file limit when that
-   * is smaller.
-   *
-   * @default {1024}
-   */
-  maxConnections?: number;
-  /**
-   * How long a request's head and body may take to arrive, from its first
-   * byte (or the connection's start); later, 408 and the connection closes.
-   *
-   * @default {10000}
-   */
-  requestTimeoutMs?: number;
-  /**
-   * How long a connection may sit idle between requests before it closes.
-   *
-   * @default {5000}
-   */
-  keepAliveTimeoutMs?: number;
-  /**
-   * The largest request body, in bytes; a larger one gets 413. Four such
-   * bodies may be read at once; more wait their turn.
-   *
-   * @default {8388608}
-   */
-  maxMessageBytes?: number;
-  /**
-   * Where access-log lines and notices go.
-   *
-   * @default {console.error}
-   */
-  log?: (line: string) => void;
-}
 
 /** The longest request head (request line and header fields). */
 const MAX_HEAD_BYTES = 32_768;
@@ -235,9 +154,19 @@ export function serveHttp(
     }
     // A GET is the session's notification stream: open for as long as the
     // client listens, so it is neither a call nor activity.
+    // A request id still being answered in this session would take over
+    // its stream, and leave the first POST hanging for ever.
+    const release = request.method === "POST"
+      ? session.ids.claim(parsedBody)
+      : () => {};
+    if (typeof release === "string") {
+      settle?.();
+      return jsonError(409, release);
+    }
     const leave = request.method === "GET" ? () => {} : sessions.enter(session);
     const end = request.method === "POST" ? calls.enter() : () => {};
     const done = () => {
+      release();
       leave();
       end();
     };
@@ -270,18 +199,20 @@ export function serveHttp(
     // no session slot waits on a client that trickles its initialize.
     const whole = await readWhole(request, maxMessageBytes);
     if (whole instanceof Response) return whole;
-    if (await modern.claims(whole.request)) {
+    // Parsed once here, for the era, the ids and the SDK alike.
+    const parsed = whole.body.length > 0 ? parseJson(whole.body) : undefined;
+    if (await modern.claims(whole.request, parsed)) {
       return draining
         ? shuttingDown()
-        : await handleModern(whole.request, identity);
+        : await handleModern(whole.request, identity, parsed);
     }
-    if (!draining) return await handleMcp(whole.request, identity);
     // Draining: no new sessions or calls, but the answers that calls in
     // flight wait for (elicitation results, cancellations) still get in.
-    const parsed = request.headers.has("mcp-session-id")
-      ? parseJson(whole.body)
-      : undefined;
-    if (parsed !== undefined && onlyAnswers(parsed)) {
+    if (
+      !draining ||
+      request.headers.has("mcp-session-id") && parsed !== undefined &&
+        onlyAnswers(parsed)
+    ) {
       return await handleMcp(whole.request, identity, parsed);
     }
     return shuttingDown();
@@ -292,12 +223,16 @@ export function serveHttp(
   async function handleModern(
     request: Request,
     identity: string,
+    parsedBody: unknown,
   ): Promise<Response> {
     const listens =
       request.headers.get("mcp-method") === "subscriptions/listen";
     const done = listens ? () => {} : calls.enter();
     try {
-      return trackBody(await modern.fetch(request, identity), done);
+      return trackBody(
+        await modern.fetch(request, identity, parsedBody),
+        done,
+      );
     } catch (error) {
       done();
       throw error;
