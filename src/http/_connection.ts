@@ -13,13 +13,8 @@ import {
   DEFAULT_MIN_BODY_BYTES_PER_SECOND,
 } from "./_budget.ts";
 import { parseHead, type RequestHead } from "./_head.ts";
-import {
-  bodyStream,
-  ConnectionReader,
-  HttpBodyError,
-  latin1,
-  tooLarge,
-} from "./_reader.ts";
+import { bodyStream, tooLarge } from "./_body.ts";
+import { ConnectionReader, HttpBodyError, latin1 } from "./_reader.ts";
 import {
   CONTINUE,
   LAST_CHUNK,
