@@ -253,3 +253,27 @@ Deno.test("Uploads slower than the minimum rate get 408 and give their budget sh
     for (const connection of slow) connection[Symbol.dispose]();
   }
 });
+
+Deno.test("Chunk-size lines are read as RFC 9112 frames them: hex digits, blanks and extensions pass, anything else is a 400", async () => {
+  await using server = listen(countBody);
+  const send = async (sizeLine: string) => {
+    using client = await RawConnection.open(
+      server.url,
+      head("POST", server.url, {
+        "transfer-encoding": "chunked",
+        connection: "close",
+      }) + `${sizeLine}\r\nabc\r\n0\r\n\r\n`,
+    );
+    return await client.untilClosed();
+  };
+  for (const good of ["3", "03", "3 \t", "3;name=value", "3 ; x"]) {
+    const text = await send(good);
+    assert.deepEqual(statuses(text), [200], good);
+    assert.match(text, /"bytes":3/, good);
+  }
+  for (const bad of ["", "x3", "+3", "3x", "000000003", "3;a\rb", "0x3"]) {
+    const text = await send(bad);
+    assert.deepEqual(statuses(text), [400], bad);
+    assert.match(text, /chunk size is malformed|chunked framing/, bad);
+  }
+});
