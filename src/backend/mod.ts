@@ -6,7 +6,13 @@
  * @module
  */
 
-export { Backend, type BackendOptions, createBackend } from "./backend.ts";
+export {
+  Backend,
+  type BackendOptions,
+  createBackend,
+  MAX_READ_PADS,
+} from "./backend.ts";
+export { RecentPads } from "./recent_pads.ts";
 export {
   type AuthorLedger,
   AuthorsInMemory,

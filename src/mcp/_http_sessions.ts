@@ -5,8 +5,8 @@
 // id is unknown. Bounded in number and in idle time, so memory stays
 // bounded whatever clients do.
 
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// @ts-types="@modelcontextprotocol/server"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { Backend } from "../backend/backend.ts";
 import { createServer, type RustpadMcpServer } from "./server.ts";
 
@@ -20,6 +20,42 @@ export interface HttpSession {
   open: number;
   /** When the last request ended, by the table's clock. */
   lastActive: number;
+  /** The ids of the requests being answered. */
+  readonly ids: RequestIds;
+}
+
+/** The JSON-RPC request ids a session is answering, so none is reused. */
+export class RequestIds {
+  readonly #open = new Set<string | number>();
+
+  /**
+   * Claim the ids of the requests in `body` (a message or a batch); returns
+   * their release, or why one cannot be served.
+   */
+  claim(body: unknown): (() => void) | string {
+    const ids: (string | number)[] = [];
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const { id, method } = (message ?? {}) as {
+        id?: unknown;
+        method?: unknown;
+      };
+      if (typeof method !== "string") continue;
+      if (typeof id !== "string" && typeof id !== "number") continue;
+      if (this.#open.has(id) || ids.includes(id)) {
+        return `Cannot serve request id ${
+          JSON.stringify(id)
+        } as a request with the same id is still being answered in this session: give each request an id of its own`;
+      }
+      ids.push(id);
+    }
+    for (const id of ids) this.#open.add(id);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      for (const id of ids) this.#open.delete(id);
+    };
+  }
 }
 
 /** Limits of {@linkcode SessionTable}. */
@@ -28,6 +64,11 @@ export interface SessionTableOptions {
   idleMs: number;
   /** Refuse new sessions while this many are live. */
   maxSessions: number;
+  /**
+   * How many identities share `maxSessions`: each may hold its fair share,
+   * `floor(maxSessions / identities)` (at least one).
+   */
+  identities?: number;
   /** The largest request body the transport reads. */
   maxMessageBytes: number;
   now?: () => number;
@@ -41,6 +82,8 @@ export class SessionTable {
   readonly #sessions = new Map<string, HttpSession>();
   /** Sessions made for an initialize request that has no id yet. */
   #starting = 0;
+  /** Live sessions per identity, those still initializing included. */
+  readonly #perIdentity = new Map<string, number>();
   readonly #sweeper: ReturnType<typeof setInterval>;
 
   constructor(backend: Backend, options: SessionTableOptions) {
@@ -63,6 +106,25 @@ export class SessionTable {
   }
 
   /**
+   * Why a new session of `identity` is refused (the server's cap, or the
+   * identity's fair share of it), or `undefined` if there is room.
+   */
+  refusal(identity: string): string | undefined {
+    const identities = Math.max(1, this.#options.identities ?? 1);
+    const share = Math.max(
+      1,
+      Math.floor(this.#options.maxSessions / identities),
+    );
+    if (this.full) {
+      return `Cannot start a session as the server has its maximum of ${this.size} live sessions (RUSTPAD_MCP_MAX_SESSIONS): retry later`;
+    }
+    if (identities > 1 && (this.#perIdentity.get(identity) ?? 0) >= share) {
+      return `Cannot start a session as this identity has its fair share of ${share} live sessions (RUSTPAD_MCP_MAX_SESSIONS shared by ${identities} identities): end one (DELETE) or retry later`;
+    }
+    return undefined;
+  }
+
+  /**
    * The session with this id, if it is live and `identity`'s: another
    * identity cannot tell it from an unknown one.
    */
@@ -80,12 +142,14 @@ export class SessionTable {
     identity: string,
   ): Promise<{ session: HttpSession; settle: () => void }> {
     this.#starting++;
+    this.#count(identity, 1);
     let settled = false;
     const settle = () => {
       if (settled) return;
       settled = true;
       this.#starting--;
       if (session.transport.sessionId === undefined) {
+        this.#count(identity, -1);
         void session.server.close();
       }
     };
@@ -106,12 +170,14 @@ export class SessionTable {
       server,
       open: 0,
       lastActive: this.#now(),
+      ids: new RequestIds(),
     };
     // Closed by DELETE, expiry, shutdown or the transport itself: forget it.
     void server.closed.then(() => {
       const id = transport.sessionId;
       if (id !== undefined && this.#sessions.get(id) === session) {
         this.#sessions.delete(id);
+        this.#count(identity, -1);
       }
     });
     await server.connect(transport);
@@ -135,6 +201,7 @@ export class SessionTable {
     clearInterval(this.#sweeper);
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
+    this.#perIdentity.clear();
     await Promise.allSettled(sessions.map((session) => session.server.close()));
   }
 
@@ -143,8 +210,15 @@ export class SessionTable {
     for (const [id, session] of this.#sessions) {
       if (session.open === 0 && session.lastActive <= cutoff) {
         this.#sessions.delete(id);
+        this.#count(session.identity, -1);
         void session.server.close().catch(() => {});
       }
     }
+  }
+
+  #count(identity: string, change: number): void {
+    const count = (this.#perIdentity.get(identity) ?? 0) + change;
+    if (count > 0) this.#perIdentity.set(identity, count);
+    else this.#perIdentity.delete(identity);
   }
 }

@@ -20,6 +20,7 @@ export {
   type ElicitConfirm,
   type UsedTokens,
 } from "./confirmation.ts";
+export { EditIds, type EditRef } from "./edit_ids.ts";
 export { type FenceOptions, fenceUntrusted, quoteName } from "./untrusted.ts";
 export {
   type AuthoredOperation,

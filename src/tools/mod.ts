@@ -36,6 +36,7 @@ export {
   type ToolAnnotations,
   type ToolCall,
   type ToolContext,
+  type ToolContextOptions,
   type ToolDefinition,
   type ToolResult,
   toolResult,

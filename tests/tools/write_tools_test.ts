@@ -10,7 +10,9 @@ Deno.test("`create_document` creates a pad with text and language at a random id
   );
   const id = created.id as string;
   assert.match(id, /^[a-z0-9]{12}$/);
+  assert.match(String(created.edit_id), /^[\w-]+\.[\w-]{43}$/);
   assert.deepEqual(created, {
+    edit_id: created.edit_id,
     status: "applied",
     untrusted: true,
     source: "rustpad",
@@ -58,12 +60,16 @@ Deno.test("`create_document` fails and changes nothing when the pad has content"
   assert.equal(info.language, null);
 });
 
-Deno.test("`create_document` refuses a bad language id", async () => {
+Deno.test("`create_document` refuses a language outside Rustpad's menu, listing the menu, and creates nothing", async () => {
   await using h = await connect();
   const message = errorOf(
     await h.call("create_document", { id: "lang", language: "not a language" }),
   );
-  assert.match(message, /Monaco language id is 1 to 64 (ASCII )?letters/);
+  assert.match(
+    message,
+    /^Cannot use language "not a language" as Rustpad's language menu has no such entry: use one of abap, .*, python, .*, yaml$/,
+  );
+  assert.equal(await h.text("lang"), "");
 });
 
 Deno.test("`append_to_document` appends verbatim and reports revision and length", async () => {
@@ -71,7 +77,9 @@ Deno.test("`append_to_document` appends verbatim and reports revision and length
   const first = structured(
     await h.call("append_to_document", { id: "log", text: "a👨‍👨‍👦‍👦" }),
   );
+  assert.match(String(first.edit_id), /^[\w-]+\.[\w-]{43}$/);
   assert.deepEqual(first, {
+    edit_id: first.edit_id,
     status: "applied",
     untrusted: true,
     source: "rustpad",
@@ -201,9 +209,9 @@ Deno.test("`set_language` sets the language for everyone", async () => {
   assert.deepEqual(result, {
     status: "applied",
     id: "code",
-    language: "c++",
+    language: "cpp",
   });
-  await waitFor(() => person.language === "c++", "the person to see it");
+  await waitFor(() => person.language === "cpp", "the person to see it");
   await person.close();
 });
 
