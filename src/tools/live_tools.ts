@@ -55,7 +55,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       .default(1500),
     timeout_seconds: z.number().min(0).max(600).default(
       DEFAULT_WAIT_SECONDS,
-    ).describe("Give up after this long."),
+    ).describe("Seconds before giving up."),
   }),
   outputSchema: objectSchema({
     id: z.string(),
