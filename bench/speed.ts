@@ -15,7 +15,10 @@
  * - the first call on the busy pad (connect, fold the history, answer)
  *   against a raw socket's connect-and-history;
  * - 100 concurrent appends over one client against 100 edits pipelined on
- *   one raw socket, each checked to land exactly once.
+ *   one raw socket, each checked to land exactly once;
+ * - the warm append and the whole `get_document` end to end in the
+ *   2026-07-28 era (the v2 client pinned to it) against the same rows in
+ *   the 2025 era.
  *
  * The busy pad has 200,000 code points and a 10,000-edit history (the
  * fixture of `replay.ts`). Every process is its own, as in production: the
@@ -37,6 +40,7 @@ import { RawRpc } from "./_raw_rpc.ts";
 import {
   callTool,
   median,
+  modernStdioClient,
   printRows,
   type Row,
   spawnServer,
@@ -251,6 +255,36 @@ row(
   1,
 );
 
+// The same two calls in the 2026 era, end to end with the v2 client pinned
+// to it: within 10% of the 2025-era rows above.
+const modern = await modernStdioClient(pad.url);
+const modernAppend = await timed(
+  many,
+  () =>
+    callTool(modern, "append_to_document", {
+      id: "bench-e2e-2026",
+      text: "a\n",
+    }),
+);
+row(
+  "append end to end (v2 client, 2026-07-28)",
+  modernAppend,
+  "the 2025-era row",
+  sdkAppend,
+  1.1,
+);
+const modernRead = await timed(
+  runs,
+  () => callTool(modern, "get_document", { id: BUSY }),
+);
+row(
+  "get_document end to end (v2 client, 2026-07-28)",
+  modernRead,
+  "the 2025-era row",
+  endToEnd,
+  1.1,
+);
+
 // 4. The first call on the busy pad, in a fresh server after its handshake.
 const rawCold = await timed(QUICK ? 3 : 5, async () => {
   const socket = await RawSocket.open(pad.url, BUSY);
@@ -303,6 +337,7 @@ notes.push(`concurrent appends: ${lost} lost, ${doubled} doubled`);
 
 await relay.close();
 await relayTwice.close();
+await modern.close();
 await mcp.close();
 await rpc.close();
 small.close();

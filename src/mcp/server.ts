@@ -54,6 +54,7 @@ export class RustpadMcpServer {
   readonly #caller: ToolContext;
   readonly #closed = Promise.withResolvers<void>();
   #handle: StdioServerHandle | undefined;
+  #session: McpServer | undefined;
 
   /**
    * Wrap a factory of per-era servers; {@linkcode createServer} calls this.
@@ -127,6 +128,25 @@ export class RustpadMcpServer {
   }
 
   /**
+   * Serve one 2025-era session over `transport`, a transport that already
+   * knows its era (a Streamable HTTP session): the server connects to it
+   * directly, so its handlers see the HTTP request.
+   *
+   * @param transport An SDK server transport of one session.
+   * @returns When the transport has started.
+   */
+  async connectSession(transport: McpTransport): Promise<void> {
+    const server = this.#build("legacy");
+    const previous = server.server.onclose;
+    server.server.onclose = () => {
+      previous?.();
+      this.#closed.resolve();
+    };
+    this.#session = server;
+    await server.connect(transport as Transport);
+  }
+
+  /**
    * Close the connection to the client, then the backend if this server
    * owns it.
    *
@@ -135,6 +155,7 @@ export class RustpadMcpServer {
   async close(): Promise<void> {
     try {
       await this.#handle?.close();
+      await this.#session?.close();
     } finally {
       this.#closed.resolve();
       if (this.#ownsBackend) await this.#backend.close();
