@@ -56,6 +56,35 @@ export async function stdioClient(
   return client;
 }
 
+/** `mod.ts --http` on a free loopback port, with `env`; its MCP URL. */
+export async function spawnHttp(
+  env: Record<string, string>,
+): Promise<{ url: string; child: Deno.ChildProcess }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}mod.ts`, "--http", "127.0.0.1:0"],
+    env: { NO_COLOR: "1", ...env },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const reader = child.stderr.pipeThrough(new TextDecoderStream())
+    .getReader();
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`Cannot start mod.ts --http: ${text}`);
+    text += value;
+    const url = /serving MCP over HTTP at (\S+)/.exec(text)?.[1];
+    if (url !== undefined) {
+      // Keep reading, so the access log never fills the pipe.
+      void (async () => {
+        while (!(await reader.read()).done);
+      })().catch(() => {});
+      return { url, child };
+    }
+  }
+}
+
 /** A v2 SDK client pinned to 2026-07-28 over stdio to mod.ts. */
 export async function modernStdioClient(
   rustpadUrl: string,

@@ -18,7 +18,10 @@
  *   one raw socket, each checked to land exactly once;
  * - the warm append and the whole `get_document` end to end in the
  *   2026-07-28 era (the v2 client pinned to it) against the same rows in
- *   the 2025 era.
+ *   the 2025 era;
+ * - 50 concurrent 2026-era clients on `--http`, each reading and appending
+ *   on its own pad in a loop for 20 s, against a bare v2 server with one
+ *   trivial tool: calls per second and p95.
  *
  * The busy pad has 200,000 code points and a 10,000-edit history (the
  * fixture of `replay.ts`). Every process is its own, as in production: the
@@ -43,12 +46,14 @@ import {
   modernStdioClient,
   printRows,
   type Row,
+  spawnHttp,
   spawnServer,
   stdioClient,
   timed,
   timedInside,
 } from "./_speed_tools.ts";
 import { RawSocket } from "./_raw_socket.ts";
+import { load } from "./_modern_load.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const QUICK = Deno.args.includes("--quick");
@@ -335,6 +340,44 @@ row(
 );
 notes.push(`concurrent appends: ${lost} lost, ${doubled} doubled`);
 
+// 6. Load in the 2026 era: 50 clients on --http, each reading and
+// appending on its own pad in a loop, against a bare v2 server with one
+// trivial tool in the same run: at least half its calls/s, p95 within 2x.
+const loadSeconds = QUICK ? 5 : 20;
+const http = await spawnHttp(env);
+const ours = await load(http.url, 50, loadSeconds, async (call, index) => {
+  await call("get_document", { id: `bench-load-${index}` });
+  await call("append_to_document", { id: `bench-load-${index}`, text: "x\n" });
+});
+const bareModern = await spawnServer([`${ROOT}bench/_bare_modern_server.ts`]);
+const floor = await load(bareModern.url, 50, loadSeconds, async (call) => {
+  await call("echo", { text: "x" });
+  await call("echo", { text: "x" });
+});
+row(
+  "2026 era, 50 clients on --http: 1 / calls per s",
+  1000 / ours.callsPerSecond,
+  "bare v2 server, 1 / calls per s",
+  1000 / floor.callsPerSecond,
+  2,
+);
+row(
+  "2026 era, 50 clients on --http: p95",
+  ours.p95,
+  "bare v2 server, p95",
+  floor.p95,
+  2,
+);
+notes.push(
+  `2026 load over ${loadSeconds} s: ${
+    ours.callsPerSecond.toFixed(0)
+  } calls/s, p50 ${ours.p50.toFixed(1)} ms, p95 ${
+    ours.p95.toFixed(1)
+  } ms (bare v2 server: ${floor.callsPerSecond.toFixed(0)} calls/s, p50 ${
+    floor.p50.toFixed(1)
+  } ms, p95 ${floor.p95.toFixed(1)} ms)`,
+);
+
 await relay.close();
 await relayTwice.close();
 await modern.close();
@@ -343,7 +386,7 @@ await rpc.close();
 small.close();
 busy.close();
 echo.close();
-for (const server of [pad, bare]) {
+for (const server of [pad, bare, http, bareModern]) {
   server.child.kill();
   await server.child.status;
 }

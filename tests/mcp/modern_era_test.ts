@@ -195,3 +195,19 @@ Deno.test("2026 era over stdio: the process is the caller, so undo_last_edit wit
   assert.equal(undone.isError, undefined, JSON.stringify(undone));
   assert.equal(await pads.text("mine"), "keep this");
 });
+
+Deno.test("2026 era over HTTP: a long wait_for_change sends progress notifications on the request's stream", async () => {
+  await using http = await startHttp();
+  await using agent = await modernHttp(http.server.url);
+  const progress: number[] = [];
+  const result = await agent.client.callTool(
+    {
+      name: "wait_for_change",
+      arguments: { id: "slow", since_revision: 0, timeout_seconds: 1.5 },
+    },
+    { onprogress: (update) => progress.push(update.progress) },
+  );
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.ok(progress.length >= 2, `progress: ${progress}`);
+  assert.ok(progress.every((value, i) => i === 0 || value > progress[i - 1]!));
+});
