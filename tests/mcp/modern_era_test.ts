@@ -211,3 +211,78 @@ Deno.test("2026 era over HTTP: a long wait_for_change sends progress notificatio
   assert.ok(progress.length >= 2, `progress: ${progress}`);
   assert.ok(progress.every((value, i) => i === 0 || value > progress[i - 1]!));
 });
+
+/** A raw 2026-era POST: the envelope in `_meta`, the routing headers. */
+async function rawModern(
+  url: URL,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": method,
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const data = text.startsWith("{")
+    ? text
+    : text.split("\n").find((line) => line.startsWith("data: "))!.slice(6);
+  return { status: response.status, body: JSON.parse(data) };
+}
+
+Deno.test("2026 era over HTTP: caching hints on the tool list and the template, none on pad text; an unknown resource is -32602; a wrong Mcp-Name is refused", async () => {
+  await using http = await startHttp();
+  const listed = await rawModern(http.server.url, "tools/list", {});
+  const tools = listed.body.result as { ttlMs: number; cacheScope: string };
+  assert.equal(tools.ttlMs, 3_600_000);
+  assert.equal(tools.cacheScope, "public");
+  const templates = await rawModern(
+    http.server.url,
+    "resources/templates/list",
+    {},
+  );
+  assert.equal((templates.body.result as { ttlMs: number }).ttlMs, 3_600_000);
+  const read = await rawModern(
+    http.server.url,
+    "resources/read",
+    { uri: "rustpad://pad/cached" },
+    { "mcp-name": "rustpad://pad/cached" },
+  );
+  assert.equal((read.body.result as { ttlMs: number }).ttlMs, 0);
+  const unknown = await rawModern(
+    http.server.url,
+    "resources/read",
+    { uri: "file:///etc/passwd" },
+    { "mcp-name": "file:///etc/passwd" },
+  );
+  assert.equal((unknown.body.error as { code: number }).code, -32602);
+  const mismatched = await rawModern(
+    http.server.url,
+    "tools/call",
+    { name: "get_document", arguments: { id: "x" } },
+    { "mcp-name": "set_document" },
+  );
+  assert.ok(
+    mismatched.body.error !== undefined,
+    JSON.stringify(mismatched.body),
+  );
+});
