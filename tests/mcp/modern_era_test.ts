@@ -286,3 +286,35 @@ Deno.test("2026 era over HTTP: caching hints on the tool list and the template, 
     JSON.stringify(mismatched.body),
   );
 });
+
+Deno.test("2026 era over stdio: a person asked through input_required declines, then accepts", async () => {
+  await using pads = await startPadServer();
+  let answer: "accept" | "decline" = "decline";
+  await using agent = await modernStdio({ RUSTPAD_URL: pads.url }, {
+    elicit: () =>
+      answer === "accept"
+        ? { action: "accept", content: { confirm: true } }
+        : { action: "decline" },
+  });
+  await agent.call("append_to_document", { id: "ask-stdio", text: "theirs" });
+  const declined = await agent.call("set_document", {
+    id: "ask-stdio",
+    text: "mine",
+  });
+  assert.equal(
+    (declined.structuredContent as { status: string }).status,
+    "declined",
+    JSON.stringify(declined),
+  );
+  assert.equal(await pads.text("ask-stdio"), "theirs");
+  answer = "accept";
+  const accepted = await agent.call("set_document", {
+    id: "ask-stdio",
+    text: "mine",
+  });
+  assert.equal(
+    (accepted.structuredContent as { status: string }).status,
+    "applied",
+  );
+  assert.equal(await pads.text("ask-stdio"), "mine");
+});
