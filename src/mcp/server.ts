@@ -14,7 +14,7 @@ import {
 } from "@modelcontextprotocol/server/stdio";
 import { type Backend, createBackend } from "../backend/backend.ts";
 import type { Config } from "../config/config.ts";
-import { CACHE_HINTS, dialogRoute, type Era, resultRoute } from "./_eras.ts";
+import { CACHE_HINTS, type Era, ERAS } from "./_eras.ts";
 import { LivePads } from "../backend/live_pads.ts";
 import { VERSION } from "../config/version.ts";
 import { createToolContext, type ToolContext, toolsFor } from "../tools/mod.ts";
@@ -262,7 +262,7 @@ export function buildServer(era: Era, context: ToolContext): McpServer {
     { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS },
   );
   const live = LivePads.of(context.sessions);
-  if (era === "legacy") {
+  if (ERAS[era].logs) {
     // A session hears only of the pads it opened itself.
     attachLogging(mcp, live.log, (pad) => context.openedPads.has(pad));
   }
@@ -271,7 +271,7 @@ export function buildServer(era: Era, context: ToolContext): McpServer {
     mcp,
     toolsFor(context.config),
     context,
-    era === "legacy" ? dialogRoute(mcp) : resultRoute(context.config),
+    ERAS[era].confirmRoute(mcp, context.config),
   );
   return mcp;
 }
