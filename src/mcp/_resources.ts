@@ -106,7 +106,9 @@ export function padIdOfUri(uri: string): string {
  * const [a, b] = InMemoryTransport.createLinkedPair();
  * await Promise.all([server.connect(a), client.connect(b)]);
  * const read = await client.readResource({ uri: "rustpad://pad/notes" });
- * assert.equal(read.contents[0]?.text, "");
+ * const [content] = read.contents;
+ * assert.ok(content !== undefined && "text" in content);
+ * assert.equal(content.text, "");
  * await client.close();
  * ```
  */
