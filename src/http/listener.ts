@@ -14,7 +14,7 @@ import { type ConnectionOptions, Http1Connection } from "./_connection.ts";
 export interface HttpListenerOptions extends
   Omit<
     ConnectionOptions,
-    "budget" | "fallbackHost" | "refusals" | "requestTimeoutVariable"
+    "budget" | "fallbackHost" | "refusals" | "onDrop" | "requestTimeoutVariable"
   > {
   /** The variable that sets `requestTimeoutMs`, named in refusals. */
   readonly requestTimeoutVariable?: string;
@@ -96,6 +96,7 @@ export class HttpListener {
   readonly #connections = new Set<Http1Connection>();
   readonly #acceptErrors: QuietLog;
   readonly #refusals: QuietLog;
+  readonly #drops: QuietLog;
   #accepting: Promise<void> | undefined;
   #stopped = false;
   #wake: (() => void) | undefined;
@@ -134,12 +135,15 @@ export class HttpListener {
       ...options,
       budget: new ByteBudget(options.maxBodyBytesInFlight),
       refusals: new Map(),
+      onDrop: (why) =>
+        this.#drops.note(() => `rustpad-mcp: Closed a connection as ${why}`),
       fallbackHost: `${host}:${this.addr.port}`,
       requestTimeoutVariable: options.requestTimeoutVariable ??
         "RUSTPAD_MCP_REQUEST_TIMEOUT_MS",
     };
     this.#acceptErrors = new QuietLog(options.log);
     this.#refusals = new QuietLog(options.log);
+    this.#drops = new QuietLog(options.log);
   }
 
   /** Begin accepting connections. */

@@ -17,6 +17,7 @@ export {
   listenError,
   openFileLimit,
 } from "./listener.ts";
-export { HttpBodyError, tooLarge } from "./_reader.ts";
+export { tooLarge } from "./_body.ts";
+export { HttpBodyError } from "./_reader.ts";
 export { ServerWebSocket, type WebSocketLimits } from "./websocket.ts";
 export { claimUpgrade, upgradeWebSocket } from "./websocket_upgrade.ts";

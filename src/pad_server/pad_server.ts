@@ -28,13 +28,8 @@ import {
   frameAncestors,
   refuseForeign,
 } from "./_guard.ts";
-import {
-  pageResponse,
-  refuseUpgrade,
-  reply,
-  routeOf,
-  TEXT_PLAIN,
-} from "./_http.ts";
+import { assetResponse, pageResponse } from "./_editor_response.ts";
+import { refuseUpgrade, reply, routeOf, TEXT_PLAIN } from "./_http.ts";
 import { attachState, noFaults } from "./_fault_queue.ts";
 import type { Room } from "./_room.ts";
 import { SocketHub } from "./_socket_hub.ts";
@@ -47,6 +42,8 @@ import {
   type PadServerOptions,
   timings,
 } from "./pad_server_options.ts";
+import { decideSuggestion, listSuggestions } from "./_suggestion_routes.ts";
+import type { SuggestionDesk } from "./suggestion_desk.ts";
 
 export {
   PadDatabase,
@@ -110,6 +107,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   readonly #cleanupTimer: ReturnType<typeof setInterval>;
   readonly #hub: SocketHub;
   readonly #rooms: Map<string, Room>;
+  readonly #suggestions: SuggestionDesk | undefined;
   #closing: Promise<void> | undefined;
 
   /**
@@ -132,6 +130,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
       }
     }
     this.database = database;
+    this.#suggestions = options.suggestions;
     this.#startTime = options.startTime ?? Math.floor(Date.now() / 1000);
     const state = { faults: noFaults(), rooms: new Map<string, Room>() };
     attachState(this, state);
@@ -298,9 +297,10 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     await this.#hub.closeSockets();
   }
 
-  #serve(request: Request): Response {
+  async #serve(request: Request): Promise<Response> {
     try {
-      return refuseForeign(request, this.#policy) ?? this.#route(request);
+      return refuseForeign(request, this.#policy) ??
+        await this.#route(request);
     } catch (error) {
       return reply(
         500,
@@ -312,7 +312,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     }
   }
 
-  #route(request: Request): Response {
+  #route(request: Request): Response | Promise<Response> {
     const route = routeOf(request);
     switch (route.kind) {
       case "stats":
@@ -335,6 +335,17 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
         return this.#upgrade(request, route.padId);
       case "page":
         return pageResponse(request, frameAncestors(this.#policy));
+      case "asset":
+        return assetResponse(request, route.name);
+      case "suggestions":
+        return listSuggestions(this.#suggestions, route.padId);
+      case "decide":
+        return decideSuggestion(
+          request,
+          this.#suggestions,
+          route.padId,
+          route.suggestionId,
+        );
       default:
         return reply(404, "Not found", TEXT_PLAIN);
     }

@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { embedded } from "../cli/_embedded.ts";
+import { scratchHome } from "../cli/_run.ts";
 import { RawSocket } from "../../bench/_raw_socket.ts";
 import { spawnServer } from "../../bench/_speed_tools.ts";
 import { Crowd, firstFrame } from "./_crowd.ts";
@@ -25,7 +26,8 @@ async function idleConnections(url: string, count: number) {
 }
 
 Deno.test("1,100 idle connections at ulimit -n 1024 neither stop the MCP server and its embedded pad server nor an open pad, and once gone new ones are served", async () => {
-  await using mcp = await embedded(["--embedded"], {}, 1024);
+  await using home = await scratchHome();
+  await using mcp = await embedded(["--embedded"], home.env, 1024);
   const typist = await RawSocket.open(mcp.url.replace(/\/$/, ""), "live");
   const flood = await idleConnections(mcp.url, 1100);
   try {
