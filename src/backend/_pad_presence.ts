@@ -64,8 +64,12 @@ interface Cursor {
 /** Whether user `id` is this process on `session` (the pool's answer). */
 export type IsOwnAuthor = (session: PadSession, id: UserId) => boolean;
 
+/** Whether user `id` is an agent's connection, of any replica or identity. */
+export type IsAgent = (id: UserId) => boolean;
+
 export class PadPresence {
   #isOwn: IsOwnAuthor;
+  #isAgent: IsAgent;
   #session: PadSession | undefined;
   #cursors = new Map<UserId, Cursor>();
   #names = new Map<UserId, string>();
@@ -75,9 +79,13 @@ export class PadPresence {
   #beacon = this.#newBeacon();
   #nearby = new Map<number, Nearby>();
 
-  /** `isOwn` tells our own edits and cursors from people's. */
-  constructor(isOwn: IsOwnAuthor) {
+  /**
+   * `isOwn` tells our own edits and cursors from people's; `isAgent`, the
+   * other agents, who are never listed as people.
+   */
+  constructor(isOwn: IsOwnAuthor, isAgent: IsAgent = () => false) {
     this.#isOwn = isOwn;
+    this.#isAgent = isAgent;
   }
 
   /** Follow `session` from now on; its initial cursors count as just moved. */
@@ -169,7 +177,7 @@ export class PadPresence {
     const people: PersonPresence[] = [];
     for (const [id, info] of session.users) {
       if (people.length >= limit) break;
-      if (this.#isOwn(session, id)) continue;
+      if (!this.#isPerson(session, id)) continue;
       const cursor = this.#cursors.get(id);
       const count = cursor?.cursors.length ?? 0;
       const positions = positionsOf(
@@ -198,7 +206,7 @@ export class PadPresence {
     if (!session?.isOpen) return 0;
     let count = 0;
     for (const id of session.users.keys()) {
-      if (!this.#isOwn(session, id)) count++;
+      if (this.#isPerson(session, id)) count++;
     }
     return count;
   }
@@ -207,7 +215,7 @@ export class PadPresence {
   recentCursors(withinMs: number): PersonCursors[] {
     if (!this.#session?.isOpen) return [];
     const since = Date.now() - withinMs;
-    return [...this.#cursors]
+    return [...this.#people()]
       .filter(([, cursor]) => cursor.movedAt >= since)
       .map(([id, cursor]) => ({
         name: this.name(id),
@@ -228,17 +236,18 @@ export class PadPresence {
 
   #recordNearby(session: PadSession, entry: LoggedOperation): void {
     if (this.#cursors.size === 0) return;
+    const people = [...this.#people()].map(([id, cursor]) => ({
+      name: this.name(id),
+      cursors: cursor.cursors,
+      selections: cursor.selections,
+    }));
+    if (people.length === 0) return;
     let text: string;
     try {
       text = session.textAt(entry.revision + 1);
     } catch {
       return;
     }
-    const people = [...this.#cursors].map(([id, cursor]) => ({
-      name: this.name(id),
-      cursors: cursor.cursors,
-      selections: cursor.selections,
-    }));
     const hits = peopleInRanges(text, people, changedRanges(entry.operation), {
       by: "line",
     });
@@ -250,6 +259,18 @@ export class PadPresence {
     for (const key of this.#nearby.keys()) {
       if (this.#nearby.size <= NEARBY_KEPT) break;
       this.#nearby.delete(key);
+    }
+  }
+
+  /** Whether `id` is a person: neither this process nor another agent. */
+  #isPerson(session: PadSession, id: UserId): boolean {
+    return !this.#isOwn(session, id) && !this.#isAgent(id);
+  }
+
+  /** The cursors of people, agents left out. */
+  *#people(): Iterable<[UserId, Cursor]> {
+    for (const entry of this.#cursors) {
+      if (!this.#isAgent(entry[0])) yield entry;
     }
   }
 

@@ -5,7 +5,7 @@
 import type { LivePads } from "../backend/live_pads.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
-import { undoOfEdit } from "../rustpad/undo.ts";
+import { undoOfEdit } from "../rustpad/undo_edit.ts";
 import type { ToolContext } from "./tool.ts";
 
 /** The edit one undo call takes back, and how to build its undo. */
