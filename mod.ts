@@ -197,6 +197,9 @@ export {
   type StateStore,
   type StateStoreOptions,
   StateUnreachableError,
+  UPSTREAM_PROBE_MS,
+  UpstreamHealth,
+  type UpstreamStatus,
 } from "./src/backend/mod.ts";
 export {
   createServer,

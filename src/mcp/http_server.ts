@@ -263,6 +263,9 @@ export function serveHttp(
         });
       }
       const state = backend.state.health();
+      // Reported, not a reason to leave the rotation (every replica shares
+      // the one Rustpad); cached, so a probe never waits on it.
+      const rustpad = backend.upstream.status();
       const status = draining
         ? "draining"
         : state === "unreachable"
@@ -272,6 +275,7 @@ export function serveHttp(
         status,
         version: VERSION,
         ...(state !== "memory" && { state }),
+        rustpad,
       }, { status: status === "ok" ? 200 : 503 });
     }
     if (path !== "/mcp") {
