@@ -164,6 +164,7 @@ export {
   IdempotencyStore,
   type IdempotencyStoreOptions,
   type IdempotentOutcome,
+  quoteName,
   type UsedTokens,
   UsedTokensInMemory,
 } from "./src/safety/mod.ts";

@@ -13,6 +13,7 @@ import {
 } from "../safety/conflicts.ts";
 import { type Diff, unifiedDiff } from "../text/diff.ts";
 import { LineIndex } from "../text/lines.ts";
+import { quoteName } from "../safety/untrusted.ts";
 import { LivePads } from "../backend/live_pads.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
@@ -270,7 +271,7 @@ export function conflictResult(
     }.`;
   const shown = conflicts.map((conflict) =>
     `edits[${conflict.edit}], lines ${conflict.start_line}-${conflict.end_line} now, changed by ${
-      conflict.changed_by.join(", ")
+      conflict.changed_by.map(quoteName).join(", ")
     }:\n${conflict.current_text}`
   ).join("\n\n");
   return result(
