@@ -13,7 +13,8 @@ import {
   TOOLS,
 } from "../../src/tools/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
-import { connectHttp, startHttp } from "../_http.ts";
+import { connectHttp, spawnCli, startHttp } from "../_http.ts";
+import { startRedis } from "../_redis.ts";
 import { RawPerson } from "../_person.ts";
 import { errorOf, structured, textOf, waitFor } from "../_mcp.ts";
 
@@ -195,7 +196,7 @@ Deno.test("RUSTPAD_REQUIRE_READ counts a read by any session of the identity, an
     errorOf(
       await bob.call("append_to_document", { id: "read-first", text: "?" }),
     ),
-    /as this connection has not read it and RUSTPAD_REQUIRE_READ is on/,
+    /as this identity \(this process, or this bearer token\) has not read it and RUSTPAD_REQUIRE_READ is on/,
   );
   assert.equal(http.pads.text("read-first"), "people's text!");
 });
@@ -224,4 +225,28 @@ Deno.test("undoing the agent's own rewrite asks what it removes and what it rest
     asked.at(-1),
     `Undo your edit of revision ${rewritten.revision} on pad "rewrite", removing the 40 code points it wrote and restoring the ${peoples.length} it deleted (the pad goes from 40 to ${peoples.length} code points)?`,
   );
+});
+
+Deno.test("replicas: an edit_id from one replica undoes that edit on the other, which shares the secret and Redis", async () => {
+  await using pads = await startPadServer();
+  await using redis = await startRedis();
+  const env = {
+    RUSTPAD_URL: pads.url,
+    RUSTPAD_STATE_URL: redis.url,
+    RUSTPAD_CONFIRM_SECRET: "replicas-share-this-secret-0123456789abcdef",
+  };
+  await using a = await spawnCli(env);
+  await using b = await spawnCli(env);
+  await using onA = await connectHttp(a.url);
+  await using onB = await connectHttp(b.url);
+  structured(await onB.call("append_to_document", { id: "far", text: "B " }));
+  const written = structured(
+    await onA.call("append_to_document", { id: "far", text: "A " }),
+  );
+  structured(await onB.call("append_to_document", { id: "far", text: "B2" }));
+  const undone = structured(
+    await onB.call("undo_last_edit", { id: "far", edit_id: written.edit_id }),
+  );
+  assert.equal(undone.status, "applied");
+  assert.equal(pads.text("far"), "B B2");
 });
