@@ -64,12 +64,23 @@ interface Cursor {
 /** Whether user `id` is this process on `session` (the pool's answer). */
 export type IsOwnAuthor = (session: PadSession, id: UserId) => boolean;
 
-/** Whether user `id` is an agent's connection, of any replica or identity. */
-export type IsAgent = (id: UserId) => boolean;
+/**
+ * Which connections are agents', of any replica or identity: `is` answers
+ * from what was learnt; `learn` loads the records of those present (from
+ * the state store, in the background).
+ */
+export interface AgentRecords {
+  is(id: UserId): boolean;
+  learn(): void;
+}
+
+/** How often at most a cursor of someone unknown makes presence learn. */
+const LEARN_EVERY_MS = 1000;
 
 export class PadPresence {
   #isOwn: IsOwnAuthor;
-  #isAgent: IsAgent;
+  #agents: AgentRecords;
+  #learntAt = -Infinity;
   #session: PadSession | undefined;
   #cursors = new Map<UserId, Cursor>();
   #names = new Map<UserId, string>();
@@ -80,12 +91,15 @@ export class PadPresence {
   #nearby = new Map<number, Nearby>();
 
   /**
-   * `isOwn` tells our own edits and cursors from people's; `isAgent`, the
+   * `isOwn` tells our own edits and cursors from people's; `agents`, the
    * other agents, who are never listed as people.
    */
-  constructor(isOwn: IsOwnAuthor, isAgent: IsAgent = () => false) {
+  constructor(
+    isOwn: IsOwnAuthor,
+    agents: AgentRecords = { is: () => false, learn: () => {} },
+  ) {
     this.#isOwn = isOwn;
-    this.#isAgent = isAgent;
+    this.#agents = agents;
   }
 
   /** Follow `session` from now on; its initial cursors count as just moved. */
@@ -143,17 +157,25 @@ export class PadPresence {
     const session = this.#session;
     const data = session?.cursors.get(id);
     if (!session || !data || this.#isOwn(session, id)) return;
+    const now = Date.now();
     this.#cursors.set(id, {
       cursors: [...data.cursors],
       selections: data.selections.map(([a, b]) => [a, b]),
-      movedAt: Date.now(),
+      movedAt: now,
     });
+    // An agent of another replica may be recorded only after it joined;
+    // its caret moves once it writes, which is when it may be near ours.
+    if (!this.#agents.is(id) && now - this.#learntAt >= LEARN_EVERY_MS) {
+      this.#learntAt = now;
+      this.#agents.learn();
+    }
   }
 
   /** People joined, renamed or left. */
   onUsers(): void {
     const users = this.#session?.users;
     if (!users) return;
+    this.#agents.learn();
     for (const [id, info] of users) this.#names.set(id, info.name);
     for (const id of this.#cursors.keys()) {
       if (!users.has(id)) this.#cursors.delete(id);
@@ -264,13 +286,13 @@ export class PadPresence {
 
   /** Whether `id` is a person: neither this process nor another agent. */
   #isPerson(session: PadSession, id: UserId): boolean {
-    return !this.#isOwn(session, id) && !this.#isAgent(id);
+    return !this.#isOwn(session, id) && !this.#agents.is(id);
   }
 
   /** The cursors of people, agents left out. */
   *#people(): Iterable<[UserId, Cursor]> {
     for (const entry of this.#cursors) {
-      if (!this.#isAgent(entry[0])) yield entry;
+      if (!this.#agents.is(entry[0])) yield entry;
     }
   }
 

@@ -290,10 +290,10 @@ export class LivePads {
       // are told apart from people by the connections recorded for them.
       pad = newPadLive(
         padId,
-        new PadPresence(
-          (session, id) => this.pool.isOwnAuthor(session, id),
-          (id) => this.authors.identityOf(padId, id) !== undefined,
-        ),
+        new PadPresence((session, id) => this.pool.isOwnAuthor(session, id), {
+          is: (id) => this.authors.identityOf(padId, id) !== undefined,
+          learn: () => void this.learnPeople(padId),
+        }),
       );
       this.#pads.set(padId, pad);
     }
@@ -351,7 +351,6 @@ export class LivePads {
       pad.presence.onCursor(event.id);
     } else if (event.type === "users") {
       pad.presence.onUsers();
-      void this.learnPeople(pad.padId);
     } else if (event.type === "closed") {
       this.#onClosed(pad, session, event.error);
     }

@@ -76,4 +76,24 @@ Deno.test("replicas: this identity's own connection through the other replica is
     );
     assert.equal(info.more_people, undefined);
   }
+  // B's caret is at the end after its write; the person's goes there too.
+  await waitFor(
+    () =>
+      person.frames.filter((frame) => frame.includes('"UserCursor"')).length >=
+        2,
+    "both agents' carets reaching the pad",
+  );
+  person.moveCursor(2);
+  await waitFor(
+    async () =>
+      (structured(await onA.call("get_document_info", { id: "shared" }))
+        .people as Listed[])[0]?.cursors[0]?.offset === 2,
+    "the person's cursor reaching replica A",
+  );
+  const written = structured(
+    await onA.call("append_to_document", { id: "shared", text: "!" }),
+  );
+  assert.deepEqual(written.people_nearby, [
+    { name: "Ann", line: 1, where: "inside" },
+  ]);
 });
