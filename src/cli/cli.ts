@@ -91,7 +91,12 @@ export async function main(args: string[]): Promise<number> {
   }
   if (listen !== undefined) return await runHttp(config, listen);
   embedded?.exitOnSignal();
-
+  if (Deno.stdin.isTerminal()) {
+    // Someone ran it by hand (deno task start): say what it waits for.
+    console.error(
+      "rustpad-mcp: this is an MCP server on stdio: it waits for an MCP client to talk to it on stdin; add it to a client (see README), or try deno task demo. Ctrl-D or Ctrl-C stops it",
+    );
+  }
   return await serveStdio(config);
 }
 
