@@ -14,11 +14,17 @@ import { runMod } from "./_run.ts";
 const ALICE = "alice-token-0123456789-abcdefghijklmnop";
 const BOB = "bob-token-0123456789-abcdefghijklmnopqrs";
 
-/** `mod.ts --http` on loopback with `env`, run to its exit. */
+/**
+ * `mod.ts --http` on loopback with `env`, run to its exit; RUSTPAD_URL is
+ * set (nothing listens on port 9), so its absence adds no notice.
+ */
 function run(
   env: Record<string, string>,
 ): Promise<{ code: number; stderr: string }> {
-  return runMod(["--http", "127.0.0.1:0"], env);
+  return runMod(["--http", "127.0.0.1:0"], {
+    RUSTPAD_URL: "http://127.0.0.1:9",
+    ...env,
+  });
 }
 
 async function tokenFile(text: string): Promise<string> {
