@@ -17,13 +17,8 @@
  */
 
 import { main } from "./_cli.ts";
-import {
-  pageResponse,
-  refuseUpgrade,
-  reply,
-  routeOf,
-  TEXT_PLAIN,
-} from "./_http.ts";
+import { assetResponse, pageResponse } from "./_editor_response.ts";
+import { refuseUpgrade, reply, routeOf, TEXT_PLAIN } from "./_http.ts";
 import { attachState, noFaults } from "./_fault_queue.ts";
 import type { Room } from "./_room.ts";
 import { SocketHub } from "./_socket_hub.ts";
@@ -31,6 +26,8 @@ import { FaultInjector } from "./fault_injection.ts";
 import { expireRooms, persistRoom } from "./_persister.ts";
 import { PadDatabase, type PadStorage } from "./pad_database.ts";
 import { type PadServerOptions, timings } from "./pad_server_options.ts";
+import { decideSuggestion, listSuggestions } from "./_suggestion_routes.ts";
+import type { SuggestionDesk } from "./suggestion_desk.ts";
 
 export {
   PadDatabase,
@@ -86,6 +83,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   readonly #cleanupTimer: ReturnType<typeof setInterval>;
   readonly #hub: SocketHub;
   readonly #rooms: Map<string, Room>;
+  readonly #suggestions: SuggestionDesk | undefined;
   #closing: Promise<void> | undefined;
 
   /**
@@ -108,6 +106,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
       }
     }
     this.database = database;
+    this.#suggestions = options.suggestions;
     this.#startTime = options.startTime ?? Math.floor(Date.now() / 1000);
     const state = { faults: noFaults(), rooms: new Map<string, Room>() };
     attachState(this, state);
@@ -237,7 +236,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     await this.#hub.closeSockets();
   }
 
-  #route(request: Request): Response {
+  #route(request: Request): Response | Promise<Response> {
     const route = routeOf(request);
     switch (route.kind) {
       case "stats":
@@ -256,6 +255,17 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
         return this.#upgrade(request, route.padId);
       case "page":
         return pageResponse(request);
+      case "asset":
+        return assetResponse(request, route.name);
+      case "suggestions":
+        return listSuggestions(this.#suggestions, route.padId);
+      case "decide":
+        return decideSuggestion(
+          request,
+          this.#suggestions,
+          route.padId,
+          route.suggestionId,
+        );
       default:
         return reply(404, "Not found", TEXT_PLAIN);
     }
