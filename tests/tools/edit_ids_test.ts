@@ -15,6 +15,7 @@ import {
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connectHttp, spawnCli, startHttp } from "../_http.ts";
 import { startRedis } from "../_redis.ts";
+import { modernHttp } from "../_modern.ts";
 import { RawPerson } from "../_person.ts";
 import { errorOf, structured, textOf, waitFor } from "../_mcp.ts";
 
@@ -249,4 +250,27 @@ Deno.test("replicas: an edit_id from one replica undoes that edit on the other, 
   );
   assert.equal(undone.status, "applied");
   assert.equal(pads.text("far"), "B B2");
+});
+
+Deno.test("2026 era over HTTP: a named identity's last edit is its own, undone from another connection without edit_id", async () => {
+  await using http = await startHttp({ identities });
+  {
+    await using alice = await modernHttp(http.server.url, { token: ALICE });
+    await alice.call("append_to_document", { id: "era", text: "kept text " });
+    const written = await alice.call("append_to_document", {
+      id: "era",
+      text: "dropped",
+    });
+    assert.equal(written.isError, undefined, JSON.stringify(written));
+  }
+  await using bob = await modernHttp(http.server.url, { token: BOB });
+  const nothing = await bob.call("undo_last_edit", { id: "era" });
+  assert.equal(nothing.isError, true);
+  await using again = await modernHttp(http.server.url, { token: ALICE });
+  const undone = await again.call("undo_last_edit", { id: "era" });
+  assert.equal(
+    (undone.structuredContent as { status: string }).status,
+    "applied",
+  );
+  assert.equal(http.pads.text("era"), "kept text ");
 });
