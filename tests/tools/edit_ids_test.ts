@@ -274,3 +274,49 @@ Deno.test("2026 era over HTTP: a named identity's last edit is its own, undone f
   );
   assert.equal(http.pads.text("era"), "kept text ");
 });
+
+Deno.test("2026 era: alice's requestState is refused for bob and changes nothing; it still works for alice", async () => {
+  await using http = await startHttp({ identities });
+  await using alice = await modernHttp(http.server.url, {
+    token: ALICE,
+    manual: true,
+  });
+  await using bob = await modernHttp(http.server.url, {
+    token: BOB,
+    manual: true,
+  });
+  await alice.call("append_to_document", { id: "sealed", text: "alice's" });
+  const call = {
+    name: "set_document",
+    arguments: { id: "sealed", text: "bob was here" },
+  };
+  const asked = await alice.client.callTool(call, {
+    allowInputRequired: true,
+  }) as unknown as { resultType: string; requestState: string };
+  assert.equal(asked.resultType, "input_required");
+  const accept = { confirm: { action: "accept", content: { confirm: true } } };
+  const retry = (agent: typeof alice) =>
+    agent.client.callTool(
+      // The retry's MRTR fields, which callTool's 2025-shaped type lacks.
+      {
+        ...call,
+        inputResponses: accept,
+        requestState: asked.requestState,
+      } as typeof call,
+      { allowInputRequired: true },
+    );
+  const refused = await retry(bob);
+  assert.equal(refused.isError, true, JSON.stringify(refused));
+  assert.match(
+    (refused.content as { text: string }[])[0]!.text,
+    /issued to another identity/,
+  );
+  assert.equal(http.pads.text("sealed"), "alice's");
+  const genuine = await retry(alice);
+  assert.equal(
+    (genuine.structuredContent as { status: string }).status,
+    "applied",
+    JSON.stringify(genuine),
+  );
+  assert.equal(http.pads.text("sealed"), "bob was here");
+});
