@@ -22,6 +22,7 @@ const SIGNALS: Deno.Signal[] = ["SIGTERM", "SIGINT"];
 export async function runHttp(
   config: Config,
   listen: { hostname: string; port: number },
+  startNotes: readonly string[] = [],
 ): Promise<number> {
   let identities: NamedToken[] = [];
   let state: StateStore;
@@ -110,6 +111,7 @@ export async function runHttp(
         })`
     }${state.kind === "memory" ? "" : `, state in ${state.location}`}`,
   );
+  for (const note of startNotes) console.error(note);
   // Settles only on shutdown: accept errors (EMFILE) are survived.
   await running.finished;
   await running.shutdown();
