@@ -17,6 +17,7 @@ import { PadSlots } from "../rustpad/pad_slots.ts";
 import { SessionPool } from "../rustpad/session_pool.ts";
 import { LivePads } from "./live_pads.ts";
 import { MemoryState, type StateStore } from "./state_store.ts";
+import { SuggestionBook } from "./suggestions.ts";
 
 /** Options for {@linkcode createBackend}, for tests and embedding. */
 export interface BackendOptions {
@@ -80,6 +81,8 @@ export class Backend implements AsyncDisposable {
   readonly state: StateStore;
   /** The upstream sockets of every identity's pool: `RUSTPAD_MAX_OPEN_PADS`. */
   readonly slots: PadSlots;
+  /** Writes held for people to accept or reject. */
+  readonly suggestions: SuggestionBook;
   #pools = new Map<string, SessionPool>();
   #closing: Promise<void> | undefined;
 
@@ -94,6 +97,12 @@ export class Backend implements AsyncDisposable {
     this.state = options.state ?? new MemoryState();
     this.slots = new PadSlots(config.maxOpenPads);
     this.sessions = this.pool("");
+    this.suggestions = new SuggestionBook({
+      store: this.state.suggestions,
+      pool: (identity) => this.pool(identity),
+      pools: () => this.#pools.values(),
+      ttlMs: config.suggestTtlS * 1000,
+    });
     this.http = new RustpadHttpClient(config.rustpadUrl, {
       timeoutMs: config.timeoutMs,
     });

@@ -11,10 +11,12 @@ import {
   loadConfig,
 } from "../config/mod.ts";
 import { isLoopback, parseListen } from "../config/listen.ts";
+import type { Backend } from "../backend/backend.ts";
 import {
   type PadServer,
   SqlitePadDatabase,
   startPadServer,
+  type SuggestionDesk,
 } from "../pad_server/mod.ts";
 
 /** Exit code for a bad flag or configuration value. */
@@ -28,6 +30,43 @@ export interface EmbeddedPads extends AsyncDisposable {
   readonly url: URL;
   /** On SIGINT or SIGTERM, write the pads and exit (for stdio mode). */
   exitOnSignal(): void;
+  /**
+   * Serve the suggestions `backend` holds to the pad server's page, which
+   * decides them through its HTTP API.
+   */
+  attach(backend: Backend): void;
+}
+
+/**
+ * The pad server's desk: the backend's suggestions once one is attached
+ * (the pad server starts first), an empty list before.
+ */
+class BackendDesk implements SuggestionDesk {
+  backend: Backend | undefined;
+
+  async list(padId: string): ReturnType<SuggestionDesk["list"]> {
+    if (this.backend === undefined) {
+      return { revision: 0, suggestions: [], agentIds: [] };
+    }
+    // Records stay inside: the page sees views only.
+    const { revision, suggestions, agentIds } = await this.backend.suggestions
+      .list(padId);
+    return { revision, suggestions, agentIds };
+  }
+
+  decide(
+    ...[padId, id, verdict, by]: Parameters<SuggestionDesk["decide"]>
+  ): ReturnType<SuggestionDesk["decide"]> {
+    if (this.backend === undefined) {
+      return Promise.resolve({
+        ok: false,
+        kind: "missing",
+        error:
+          `Cannot decide suggestion "${id}" as the MCP server is still starting: current pads hold no suggestions yet`,
+      });
+    }
+    return this.backend.suggestions.decide(padId, id, verdict, by);
+  }
 }
 
 /**
@@ -118,10 +157,12 @@ async function startEmbedded(
     }
   }
   let server: PadServer;
+  const desk = new BackendDesk();
   try {
     server = await startPadServer({
       ...listen,
       ...(database === undefined ? {} : { database }),
+      suggestions: desk,
     });
   } catch (error) {
     database?.close();
@@ -138,13 +179,14 @@ async function startEmbedded(
   console.error(
     `rustpad-mcp: embedded pad server at ${url.href} (${stored}); open ${url.href}#NAME in a browser to edit pad NAME beside the agent`,
   );
-  return handle(server, url, database);
+  return handle(server, url, database, desk);
 }
 
 function handle(
   server: PadServer,
   url: URL,
   database: SqlitePadDatabase | undefined,
+  desk: BackendDesk,
 ): EmbeddedPads {
   const signals: Deno.Signal[] = Deno.build.os === "windows"
     ? ["SIGINT", "SIGBREAK"]
@@ -169,6 +211,9 @@ function handle(
         void stop().then(() => Deno.exit(0));
       };
       for (const signal of signals) Deno.addSignalListener(signal, onSignal);
+    },
+    attach(backend) {
+      desk.backend = backend;
     },
     [Symbol.asyncDispose]: stop,
   };

@@ -8,6 +8,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { createBackend } from "../backend/backend.ts";
 import { runHttp } from "./_http_main.ts";
 import { configure, embeddedFlagArgs } from "./_embedded.ts";
 import { parseListen } from "../config/listen.ts";
@@ -89,10 +90,19 @@ export async function main(args: string[]): Promise<number> {
       return USAGE_EXIT_CODE;
     }
   }
-  if (listen !== undefined) return await runHttp(config, listen);
+  if (listen !== undefined) {
+    return await runHttp(
+      config,
+      listen,
+      (backend) => embedded?.attach(backend),
+    );
+  }
   embedded?.exitOnSignal();
-
-  return await serveStdio(config);
+  if (embedded === undefined) return await serveStdio(config);
+  // The pad server's page decides the suggestions this backend holds.
+  await using backend = createBackend(config);
+  embedded.attach(backend);
+  return await serveStdio(config, backend);
 }
 
 async function writeStdout(text: string): Promise<void> {

@@ -6,6 +6,7 @@ import { EDITOR_PAGE, EDITOR_PAGE_ETAG } from "./_editor_page.ts";
 
 export const TEXT_PLAIN = "text/plain; charset=utf-8";
 const PAD_ROUTE = /^\/api\/(text|socket)\/([^/]+)$/;
+const SUGGESTIONS_ROUTE = /^\/api\/suggestions\/([^/]+)(?:\/([^/]+))?$/;
 
 /** What a request asks for. */
 export type Route =
@@ -13,6 +14,8 @@ export type Route =
   | { kind: "text"; padId: string }
   | { kind: "socket"; padId: string }
   | { kind: "page" }
+  | { kind: "suggestions"; padId: string }
+  | { kind: "decide"; padId: string; suggestionId: string }
   | { kind: "not-found" };
 
 /** Which route `request` is, as the real server's router sees it. */
@@ -25,6 +28,8 @@ export function routeOf(request: Request): Route {
       ? { kind: "page" }
       : { kind: "not-found" };
   }
+  const suggestions = SUGGESTIONS_ROUTE.exec(pathname);
+  if (suggestions !== null) return suggestionsRoute(request, suggestions);
   if (request.method !== "GET") return { kind: "not-found" };
   if (pathname === "/api/stats") return { kind: "stats" };
   const match = PAD_ROUTE.exec(pathname);
@@ -33,6 +38,21 @@ export function routeOf(request: Request): Route {
   return match?.[1] === "text"
     ? { kind: "text", padId }
     : { kind: "socket", padId };
+}
+
+/** Our suggestions API (the real server has none): list, or decide one. */
+function suggestionsRoute(request: Request, match: RegExpExecArray): Route {
+  const padId = decode(match[1]!);
+  const suggestionId = match[2] === undefined ? undefined : decode(match[2]);
+  if (padId === undefined) return { kind: "not-found" };
+  if (match[2] === undefined) {
+    return request.method === "GET"
+      ? { kind: "suggestions", padId }
+      : { kind: "not-found" };
+  }
+  return request.method === "POST" && suggestionId !== undefined
+    ? { kind: "decide", padId, suggestionId }
+    : { kind: "not-found" };
 }
 
 /**

@@ -25,6 +25,8 @@ import {
   TEXT_PLAIN,
 } from "./_http.ts";
 import { attachState, noFaults } from "./_fault_queue.ts";
+import { decideResponse, listResponse } from "./_suggestion_routes.ts";
+import type { SuggestionDesk } from "./suggestion_desk.ts";
 import type { Room } from "./_room.ts";
 import { SocketHub } from "./_socket_hub.ts";
 import { FaultInjector } from "./fault_injection.ts";
@@ -82,6 +84,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
 
   readonly #http: Deno.HttpServer<Deno.NetAddr>;
   readonly #startTime: number;
+  readonly #suggestions: SuggestionDesk | undefined;
   readonly #snapshotTimer: ReturnType<typeof setInterval> | undefined;
   readonly #cleanupTimer: ReturnType<typeof setInterval>;
   readonly #hub: SocketHub;
@@ -108,6 +111,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
       }
     }
     this.database = database;
+    this.#suggestions = options.suggestions;
     this.#startTime = options.startTime ?? Math.floor(Date.now() / 1000);
     const state = { faults: noFaults(), rooms: new Map<string, Room>() };
     attachState(this, state);
@@ -237,7 +241,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     await this.#hub.closeSockets();
   }
 
-  #route(request: Request): Response {
+  #route(request: Request): Response | Promise<Response> {
     const route = routeOf(request);
     switch (route.kind) {
       case "stats":
@@ -256,6 +260,15 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
         return this.#upgrade(request, route.padId);
       case "page":
         return pageResponse(request);
+      case "suggestions":
+        return listResponse(this.#suggestions, route.padId);
+      case "decide":
+        return decideResponse(
+          this.#suggestions,
+          request,
+          route.padId,
+          route.suggestionId,
+        );
       default:
         return reply(404, "Not found", TEXT_PLAIN);
     }

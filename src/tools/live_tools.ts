@@ -30,6 +30,7 @@ import {
 } from "./_shared.ts";
 import { MAX_PEOPLE_LISTED } from "./_presence.ts";
 import { waitForChange } from "./_wait.ts";
+import { decisionWake, takeDecisions } from "./_decisions.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
 /** `wait_for_change`. */
@@ -37,7 +38,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for people to change a pad",
   description:
-    "Wait until a pad changes after since_revision, then return the diff and its authors (authors[].self marks your own edits, which count too). Returns at once if the pad is past since_revision; else until 'change' returns at the next revision, 'quiet' once changes stop for quiet_ms, or at timeout_seconds (wait less if your client times out requests at 60 s). Use it instead of polling get_document. Read-only.",
+    "Wait until a pad changes after since_revision, then return the diff and its authors (authors[].self marks your own edits, which count too), and decisions people made on your suggestions. Returns at once if the pad is past since_revision; else until 'change' returns at the next revision, 'quiet' once changes stop for quiet_ms, or at timeout_seconds (wait less if your client times out requests at 60 s). Use it instead of polling get_document. Read-only.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
@@ -61,6 +62,13 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       self: z.boolean().describe("Your own edit."),
     })),
     more_authors: countField.optional(),
+    decisions: z.array(objectSchema({
+      suggestion_id: z.string(),
+      status: z.string(),
+      decided_by: z.string().optional(),
+      landed_revision: countField.optional(),
+      reason: z.string().optional(),
+    })).optional().describe("Your suggestions decided since last told."),
     untrusted: z.literal(true),
     source: z.literal("rustpad"),
   }),
@@ -81,7 +89,9 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       signal: call.signal,
       holds: context.holds,
       progress: call.progress,
+      also: decisionWake(context, args.id),
     });
+    const decisions = await takeDecisions(context, args.id);
     const { session } = outcome;
     const since = args.since_revision;
     let diff = "";
@@ -113,6 +123,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       diff,
       authors,
       ...(moreAuthors > 0 && { more_authors: moreAuthors }),
+      ...(decisions.length > 0 && { decisions }),
       untrusted: true,
       source: "rustpad",
     };
@@ -124,12 +135,19 @@ export const waitForChangeTool: ToolDefinition = defineTool({
           ? ` (the first ${authors.length}, ${moreAuthors} more)`
           : ""
       } and diff:`
+      : decisions.length > 0
+      ? `Pad "${args.id}" is still at revision ${session.revision}; people decided on your suggestions:`
       : `Pad "${args.id}" did not change after revision ${since} within ${args.timeout_seconds} s.`;
-    if (!outcome.changed) return result(structured, summary);
+    const decided = decisions.length === 0
+      ? ""
+      : `\nDecisions on your suggestions: ${JSON.stringify(decisions)}`;
+    if (!outcome.changed && decided === "") return result(structured, summary);
     return untrustedResult(
       structured,
       summary,
-      `${JSON.stringify(authors.map((author) => author.name))}\n${diff}`,
+      `${
+        JSON.stringify(authors.map((author) => author.name))
+      }\n${diff}${decided}`,
       `pad "${args.id}" (people's names and text)`,
     );
   },

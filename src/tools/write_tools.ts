@@ -238,6 +238,8 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
     ...askedShape,
   }),
   annotations: LANGUAGE_ANNOTATIONS,
+  // A language is no text change a person could review in place.
+  suggests: false,
   async write({ id, language, confirm_token }, gate, context) {
     const session = await context.sessions.get(id);
     if (session.language === language) {
