@@ -44,8 +44,6 @@ export interface SuggestionList {
   readonly suggestions: readonly SuggestionView[];
   /** User ids of this server's connections to the pad. */
   readonly agentIds: readonly number[];
-  /** The records, as the agent tools read them. */
-  readonly records: readonly SuggestionRecord[];
 }
 
 /** A decision's outcome. */
@@ -132,5 +130,48 @@ export function fullError(
     `Cannot hold a suggestion for pad "${pad}" as ${limit} suggestions are pending on ${where}: current limit is ${limit} per ${
       added === "full" ? "server" : "pad"
     }, each waiting up to RUSTPAD_SUGGEST_TTL. Nothing was changed; withdraw some with withdraw_suggestion, wait for people to decide, or write without suggest`,
+  );
+}
+
+/** Listeners by pad, each told what happened on its pad. */
+export class PadListeners<T> {
+  readonly #listeners = new Map<string, Set<(value: T) => void>>();
+
+  /** Listen on `pad`; returns the unsubscribe. */
+  add(pad: string, listener: (value: T) => void): () => void {
+    let listeners = this.#listeners.get(pad);
+    if (listeners === undefined) {
+      this.#listeners.set(pad, listeners = new Set());
+    }
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.#listeners.delete(pad);
+    };
+  }
+
+  /** Tell everyone listening on `pad`. */
+  tell(pad: string, value: T): void {
+    for (const listener of [...this.#listeners.get(pad) ?? []]) {
+      try {
+        listener(value);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  }
+}
+
+/** The refusal of a decision on a suggestion the pad does not have. */
+export function missing(
+  pad: string,
+  id: string,
+  verb: string,
+): SuggestionDecision {
+  return refusal(
+    "missing",
+    `Cannot ${verb} suggestion "${id}" as pad "${pad}" has no such suggestion: current suggestions are listed by list_suggestions or GET /api/suggestions/${
+      encodeURIComponent(pad)
+    }`,
   );
 }

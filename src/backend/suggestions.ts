@@ -24,6 +24,8 @@ import {
   authorOf,
   finalRefusal,
   fullError,
+  missing,
+  PadListeners,
   refusal,
   type SuggestionDecision,
   type SuggestionList,
@@ -95,7 +97,7 @@ export type DecisionListener = (record: SuggestionRecord) => void;
 export class SuggestionBook {
   readonly #options: SuggestionBookOptions;
   readonly #now: () => number;
-  readonly #listeners = new Map<string, Set<DecisionListener>>();
+  readonly #listeners = new PadListeners<SuggestionRecord>();
 
   /** Keep suggestions as `options` say. */
   constructor(options: SuggestionBookOptions) {
@@ -137,17 +139,35 @@ export class SuggestionBook {
   }
 
   /**
-   * The pad's suggestions now: pending ones carried over the pad's latest
-   * operations, expired ones marked, decided ones kept for the TTL.
+   * The pad's suggestions now, as people see them: pending ones carried
+   * over the pad's latest operations, expired ones marked, decided ones
+   * kept for the TTL.
    */
   async list(pad: string): Promise<SuggestionList> {
+    const { revision, records, text } = await this.#settled(pad);
+    return {
+      revision,
+      suggestions: records.map((record) => viewOf(record, text)),
+      agentIds: records.length === 0 ? [] : await this.#agentIds(pad),
+    };
+  }
+
+  /** The pad's suggestion records now, as {@linkcode SuggestionBook.list}. */
+  async records(
+    pad: string,
+  ): Promise<{ revision: number; records: SuggestionRecord[] }> {
+    const { revision, records } = await this.#settled(pad);
+    return { revision, records };
+  }
+
+  async #settled(
+    pad: string,
+  ): Promise<{ revision: number; records: SuggestionRecord[]; text: string }> {
     const stored = await this.#options.store.all(pad);
     const records = [...stored.values()].map((json) =>
       JSON.parse(json) as SuggestionRecord
     );
-    if (records.length === 0) {
-      return { revision: 0, suggestions: [], agentIds: [], records: [] };
-    }
+    if (records.length === 0) return { revision: 0, records, text: "" };
     const viewer = records.find((record) => record.status === "pending") ??
       records[0]!;
     const session = await this.#options.pool(viewer.identity).get(pad);
@@ -160,12 +180,10 @@ export class SuggestionBook {
       Number(b.status === "pending") - Number(a.status === "pending") ||
       a.createdAt - b.createdAt
     );
-    const text = session.serverText;
     return {
       revision: session.revision,
-      suggestions: settled.map((record) => viewOf(record, text)),
-      agentIds: await this.#agentIds(pad),
       records: settled,
+      text: session.serverText,
     };
   }
 
@@ -180,16 +198,42 @@ export class SuggestionBook {
     verdict: "accept" | "reject",
     by: string | undefined,
   ): Promise<SuggestionDecision> {
-    const decided = await this.#decide(
-      pad,
-      id,
-      verdict,
-      by ?? "someone in the pad",
+    const found = await this.#pending(pad, id, verdict);
+    if ("outcome" in found) return found.outcome;
+    const session = await this.#options.pool(found.record.identity).get(pad);
+    const claimed = await this.#finish(found, {
+      status: verdict === "accept" ? "accepted" : "rejected",
+      decidedBy: by ?? "someone in the pad",
+      decidedAt: this.#now(),
+      hunks: hunksOf(session.serverText, found.record.operation),
+    });
+    if (claimed === undefined) return await this.#raced(pad, id, verdict);
+    let record = claimed;
+    if (verdict === "accept") {
+      const landed = await applySuggestion(
+        this.#options.pool(claimed.identity),
+        claimed,
+      );
+      record = typeof landed === "number"
+        ? { ...claimed, landedRevision: landed }
+        : { ...claimed, status: "outdated", reason: landed };
+      await this.#options.store.swap(
+        pad,
+        id,
+        JSON.stringify(claimed),
+        JSON.stringify(record),
+        false,
+      );
+    }
+    this.#tell(pad, record);
+    if (record.status !== "outdated") {
+      return { ok: true, suggestion: viewOf(record, "") };
+    }
+    return refusal(
+      "final",
+      `Cannot accept suggestion "${id}" as ${record.reason}: it is outdated now. Nothing was changed`,
+      viewOf(record, ""),
     );
-    if (decided.ok) this.#tell(pad, decided.record);
-    return decided.ok
-      ? { ok: true, suggestion: viewOf(decided.record, "") }
-      : decided.outcome;
   }
 
   /** Withdraw a pending suggestion; only the agent that made it may. */
@@ -221,72 +265,11 @@ export class SuggestionBook {
    * @returns Unsubscribes.
    */
   onDecision(pad: string, listener: DecisionListener): () => void {
-    let listeners = this.#listeners.get(pad);
-    if (listeners === undefined) {
-      this.#listeners.set(pad, listeners = new Set());
-    }
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0) this.#listeners.delete(pad);
-    };
+    return this.#listeners.add(pad, listener);
   }
 
   #tell(pad: string, record: SuggestionRecord): void {
-    for (const listener of [...this.#listeners.get(pad) ?? []]) {
-      try {
-        listener(record);
-      } catch {
-        // A listener's failure is its own.
-      }
-    }
-  }
-
-  async #decide(
-    pad: string,
-    id: string,
-    verdict: "accept" | "reject",
-    by: string,
-  ): Promise<
-    | { ok: true; record: SuggestionRecord }
-    | { ok: false; outcome: SuggestionDecision }
-  > {
-    const found = await this.#pending(pad, id, verdict);
-    if ("outcome" in found) return { ok: false, outcome: found.outcome };
-    const session = await this.#options.pool(found.record.identity).get(pad);
-    const hunks = hunksOf(session.serverText, found.record.operation);
-    const decided = { decidedBy: by, decidedAt: this.#now(), hunks };
-    const claimed = await this.#finish(found, {
-      status: verdict === "accept" ? "accepted" : "rejected",
-      ...decided,
-    });
-    if (claimed === undefined) {
-      return { ok: false, outcome: await this.#raced(pad, id, verdict) };
-    }
-    if (verdict === "reject") return { ok: true, record: claimed };
-    const landed = await applySuggestion(
-      this.#options.pool(claimed.identity),
-      claimed,
-    );
-    const next = typeof landed === "number"
-      ? { ...claimed, landedRevision: landed }
-      : { ...claimed, status: "outdated" as const, reason: landed };
-    await this.#options.store.swap(
-      pad,
-      id,
-      JSON.stringify(claimed),
-      JSON.stringify(next),
-      false,
-    );
-    if (typeof landed === "number") return { ok: true, record: next };
-    return {
-      ok: false,
-      outcome: refusal(
-        "final",
-        `Cannot accept suggestion "${id}" as ${landed}: it is outdated now. Nothing was changed`,
-        viewOf(next, ""),
-      ),
-    };
+    this.#listeners.tell(pad, record);
   }
 
   /** The record if pending (carried to now), else the refusal to answer. */
@@ -299,18 +282,11 @@ export class SuggestionBook {
     | { outcome: SuggestionDecision }
   > {
     const json = await this.#options.store.get(pad, id);
-    if (json === undefined) {
-      return {
-        outcome: refusal(
-          "missing",
-          `Cannot ${verb} suggestion "${id}" as pad "${pad}" has no such suggestion: current suggestions are listed by list_suggestions or GET /api/suggestions/${
-            encodeURIComponent(pad)
-          }`,
-        ),
-      };
-    }
+    if (json === undefined) return { outcome: missing(pad, id, verb) };
     const stored = JSON.parse(json) as SuggestionRecord;
     const session = await this.#options.pool(stored.identity).get(pad);
+    // Everything people did before the decision, seen before judging it.
+    await session.roundTrip();
     const record = await this.#settle(stored, json, session) ?? stored;
     if (record.status !== "pending") {
       return { outcome: finalRefusal(record, verb) };
@@ -341,12 +317,7 @@ export class SuggestionBook {
     verb: string,
   ): Promise<SuggestionDecision> {
     const json = await this.#options.store.get(pad, id);
-    if (json === undefined) {
-      return refusal(
-        "missing",
-        `Cannot ${verb} suggestion "${id}" as it is gone`,
-      );
-    }
+    if (json === undefined) return missing(pad, id, verb);
     return finalRefusal(JSON.parse(json) as SuggestionRecord, verb);
   }
 

@@ -44,14 +44,10 @@ export interface EmbeddedPads extends AsyncDisposable {
 class BackendDesk implements SuggestionDesk {
   backend: Backend | undefined;
 
-  async list(padId: string): ReturnType<SuggestionDesk["list"]> {
-    if (this.backend === undefined) {
-      return { revision: 0, suggestions: [], agentIds: [] };
-    }
-    // Records stay inside: the page sees views only.
-    const { revision, suggestions, agentIds } = await this.backend.suggestions
-      .list(padId);
-    return { revision, suggestions, agentIds };
+  list(padId: string): ReturnType<SuggestionDesk["list"]> {
+    return this.backend === undefined
+      ? Promise.resolve({ revision: 0, suggestions: [], agentIds: [] })
+      : this.backend.suggestions.list(padId);
   }
 
   decide(

@@ -34,7 +34,7 @@ async function unreported(
   padId: string,
 ): Promise<SuggestionRecord[]> {
   const ids = reportedTo(context);
-  const { records } = await context.backend.suggestions.list(padId);
+  const { records } = await context.backend.suggestions.records(padId);
   return records.filter((record) =>
     record.agent === context.agent && record.status !== "pending" &&
     !ids.has(record.id)

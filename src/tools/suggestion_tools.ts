@@ -73,7 +73,7 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
   }),
   annotations: READ_ANNOTATIONS,
   async run({ id }, context) {
-    const listed = await context.backend.suggestions.list(id);
+    const listed = await context.backend.suggestions.records(id);
     const suggestions = listed.records.map((record) => shown(record, context));
     const structured = { id, revision: listed.revision, suggestions };
     if (suggestions.length === 0) {
