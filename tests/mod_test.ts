@@ -11,9 +11,13 @@ Deno.test("mod.ts is the package's root export and re-exports every layer's mod.
   const exported = new Map(Object.entries(mod));
   let layers = 0;
   for await (const entry of Deno.readDir(SRC)) {
-    // testing/ is its own export, `./testing`; the tool registry is reached
-    // through createServer (its definitions' types are zod's).
-    if (!entry.isDirectory || ["testing", "tools"].includes(entry.name)) {
+    // testing/ and pad_server/ are exports of their own (`./testing`,
+    // `./pad-server`); the tool registry is reached through createServer
+    // (its definitions' types are zod's), and http/ through serveHttp.
+    if (
+      !entry.isDirectory ||
+      ["http", "pad_server", "testing", "tools"].includes(entry.name)
+    ) {
       continue;
     }
     layers++;

@@ -12,10 +12,12 @@
 
 import type { Config } from "../config/config.ts";
 import { ConfirmationGuard } from "../safety/confirmation.ts";
+import { EditIds } from "../safety/edit_ids.ts";
 import { RustpadHttpClient } from "../rustpad/http_client.ts";
 import { PadSlots } from "../rustpad/pad_slots.ts";
 import { SessionPool } from "../rustpad/session_pool.ts";
 import { LivePads } from "./live_pads.ts";
+import { RecentPads } from "./recent_pads.ts";
 import { MemoryState, type StateStore } from "./state_store.ts";
 import { SuggestionBook } from "./suggestions.ts";
 
@@ -42,7 +44,18 @@ export interface BackendOptions {
    * @default {a MemoryState of this process}
    */
   state?: StateStore;
+  /**
+   * How many identities share `RUSTPAD_MAX_OPEN_PADS` (the named bearer
+   * tokens, and the unnamed one if it is in use): each may hold its fair
+   * share of the pads open at once, `ceil(max / identities)`.
+   *
+   * @default {1}
+   */
+  identities?: number;
 }
+
+/** At most this many pads are remembered as read, per identity. */
+export const MAX_READ_PADS = 10_000;
 
 /**
  * The process-wide state behind every MCP session: make one with
@@ -83,7 +96,10 @@ export class Backend implements AsyncDisposable {
   readonly slots: PadSlots;
   /** Writes held for people to accept or reject. */
   readonly suggestions: SuggestionBook;
+  /** Issues and reads the `edit_id` of every write, with the token secret. */
+  readonly editIds: EditIds;
   #pools = new Map<string, SessionPool>();
+  #reads = new Map<string, RecentPads>();
   #closing: Promise<void> | undefined;
 
   /**
@@ -95,7 +111,9 @@ export class Backend implements AsyncDisposable {
   constructor(config: Config, options: BackendOptions = {}) {
     this.config = config;
     this.state = options.state ?? new MemoryState();
-    this.slots = new PadSlots(config.maxOpenPads);
+    this.slots = new PadSlots(config.maxOpenPads, {
+      identities: options.identities ?? 1,
+    });
     this.sessions = this.pool("");
     this.suggestions = new SuggestionBook({
       store: this.state.suggestions,
@@ -106,12 +124,43 @@ export class Backend implements AsyncDisposable {
     this.http = new RustpadHttpClient(config.rustpadUrl, {
       timeoutMs: config.timeoutMs,
     });
-    const secret = options.secret ?? config.confirmSecret;
+    // One secret for confirm tokens and edit ids, random when none is set.
+    const secret = options.secret ?? config.confirmSecret ??
+      crypto.getRandomValues(new Uint8Array(32));
     this.guard = new ConfirmationGuard({
       ...(options.now !== undefined && { now: options.now }),
-      ...(secret !== undefined && { secret }),
+      secret,
       usedTokens: this.state.usedTokens,
     });
+    this.editIds = new EditIds(secret);
+  }
+
+  /**
+   * The pads `identity` has read, for `RUSTPAD_REQUIRE_READ`: one record
+   * per identity, whatever session or request (or none) its calls came in
+   * on; the most recent {@linkcode MAX_READ_PADS}.
+   *
+   * @param identity The identity's name, `""` for the unnamed one.
+   * @returns Its record.
+   *
+   * @example A read counts for every call of the identity
+   * ```ts
+   * import { createBackend, loadConfig } from "@rustpad-mcp/server";
+   * import assert from "node:assert/strict";
+   *
+   * await using backend = createBackend(loadConfig({}));
+   * backend.readPads("alice").add("notes");
+   * assert.equal(backend.readPads("alice").has("notes"), true);
+   * assert.equal(backend.readPads("bob").has("notes"), false);
+   * ```
+   */
+  readPads(identity: string): RecentPads {
+    let reads = this.#reads.get(identity);
+    if (reads === undefined) {
+      reads = new RecentPads(MAX_READ_PADS);
+      this.#reads.set(identity, reads);
+    }
+    return reads;
   }
 
   /**

@@ -210,6 +210,11 @@ export class LivePads {
     this.#pad(padId).owners.claim(revision, owner);
   }
 
+  /** The agent that claimed the edit at history index `revision`, if any. */
+  ownerOf(padId: string, revision: number): string | undefined {
+    return this.#pads.get(padId)?.owners.ownerOf(revision);
+  }
+
   /**
    * Who made the operation at history index `revision` of `padId`, as agent
    * `agent` should hear it: `"you"` for its own edits (`self`); for another

@@ -6,7 +6,13 @@
  * @module
  */
 
-export { Backend, type BackendOptions, createBackend } from "./backend.ts";
+export {
+  Backend,
+  type BackendOptions,
+  createBackend,
+  MAX_READ_PADS,
+} from "./backend.ts";
+export { RecentPads } from "./recent_pads.ts";
 export {
   type AuthorLedger,
   AuthorsInMemory,
@@ -32,7 +38,6 @@ export {
   type SuggestionRecord,
   type SuggestionStatus,
   type SuggestionView,
-  viewOf,
 } from "./suggestions.ts";
 export {
   type AddOutcome,

@@ -53,7 +53,11 @@ export async function runHttp(
     );
     return 2;
   }
-  const backend = createBackend(config, { state });
+  // Every bearer token is an identity with its fair share of the limits.
+  const backend = createBackend(config, {
+    state,
+    identities: identities.length + (config.httpToken === undefined ? 0 : 1),
+  });
   onBackend(backend);
   let server;
   try {

@@ -128,7 +128,7 @@ export const HTTP_VARIABLES: {
   maxSessions: {
     name: "RUSTPAD_MCP_MAX_SESSIONS",
     meaning:
-      "The most live HTTP sessions; a new one beyond it gets 503: an integer from 1 to 100000.",
+      "The most live HTTP sessions; a new one beyond it gets 503, as does one beyond an identity's fair share (the limit divided by the number of bearer tokens): an integer from 1 to 100000.",
     default: "1000",
     parse: integerValue({ min: 1, max: 100_000, fallback: 1000 }),
   },
@@ -178,7 +178,7 @@ export const HTTP_VARIABLES: {
   confirmSecret: {
     name: "RUSTPAD_CONFIRM_SECRET",
     meaning:
-      `Key that signs confirm_token, at least ${MIN_SECRET_BYTES} bytes; replicas behind one load balancer share it so a token from one is accepted by another.`,
+      `Key that signs confirm_token and edit_id, at least ${MIN_SECRET_BYTES} bytes; replicas behind one load balancer share it so a token from one is accepted by another.`,
     default: "random per process",
     parse: secretValue(
       `at least ${MIN_SECRET_BYTES} bytes`,

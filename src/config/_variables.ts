@@ -101,7 +101,7 @@ export const VARIABLES: {
   requireRead: {
     name: "RUSTPAD_REQUIRE_READ",
     meaning:
-      "true, 1 or yes: a write to a non-empty pad fails unless this MCP connection read the pad first (get_document, read_lines, search_document or get_document_info).",
+      "true, 1 or yes: a write to a non-empty pad fails unless this identity (the process over stdio, a bearer token over HTTP) read the pad first (get_document, read_lines, search_document or get_document_info).",
     default: "false",
     parse: booleanValue(false),
   },
@@ -137,7 +137,7 @@ export const VARIABLES: {
   maxOpenPads: {
     name: "RUSTPAD_MAX_OPEN_PADS",
     meaning:
-      `The most pads open at once, one upstream socket each: an integer from 1 to ${MAX_OPEN_PADS}. An idle pad is closed least recently used first to make room; when every open pad is held (a subscription, a wait_for_change, a call in flight), a call on another pad fails naming this variable.`,
+      `The most pads open at once, one upstream socket each: an integer from 1 to ${MAX_OPEN_PADS}. An idle pad is closed least recently used first to make room; when every open pad is held (a subscription, a wait_for_change, a call in flight), a call on another pad fails naming this variable. Over --http each identity (bearer token) may hold its fair share, the limit divided by the number of identities.`,
     default: String(DEFAULT_MAX_OPEN_PADS),
     parse: integerValue({
       min: 1,

@@ -1,12 +1,17 @@
 // One HTTP/1.1 connection, served request after request with its bounds:
 // the head and body of a request must arrive within the request deadline,
 // an idle keep-alive connection is closed after its own timeout, a body
-// stops at the byte cap, and the bodies being read at once share a byte
-// budget. Response streams (SSE) have no deadline: they end when the
-// handler ends them or the peer leaves, or when a write makes no progress
-// for WRITE_STALL_MS.
+// stops at the byte cap, the bodies being read at once share a byte
+// budget, and a body arriving slower than a minimum rate is cut so its
+// share comes back. Response streams (SSE) have no deadline: they end when
+// the handler ends them or the peer leaves; what they send is bounded as
+// _send.ts says.
 
-import type { ByteBudget } from "./_budget.ts";
+import {
+  BodyRate,
+  type ByteBudget,
+  DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+} from "./_budget.ts";
 import { parseHead, type RequestHead } from "./_head.ts";
 import {
   bodyStream,
@@ -17,14 +22,17 @@ import {
 } from "./_reader.ts";
 import {
   CONTINUE,
-  frame,
   LAST_CHUNK,
   responseHead,
   wholeResponse,
 } from "./_response.ts";
-
-/** A write that moves no byte for this long means the peer is gone. */
-const WRITE_STALL_MS = 60_000;
+import {
+  ConnectionWriter,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_WRITE_TIMEOUT_MS,
+  sendBody,
+  type SendBounds,
+} from "./_send.ts";
 /** How long, and for how many bytes, a close waits out an unread body. */
 const LINGER_MS = 2000;
 const LINGER_BYTES = 4 * 1024 * 1024;
@@ -32,11 +40,19 @@ const LINGER_BYTES = 4 * 1024 * 1024;
 const MAX_KEPT_REFUSALS = 32;
 
 /** The bounds and the handler of a connection. */
-export interface ConnectionOptions {
+export interface ConnectionOptions extends SendBounds {
   readonly requestTimeoutMs: number;
   readonly keepAliveMs: number;
   readonly maxBodyBytes: number;
   readonly maxHeadBytes: number;
+  /**
+   * The slowest a request body may arrive, on average from its start,
+   * once its first second is past; slower, it gets 408 and gives its
+   * share of the body budget back.
+   *
+   * @default {16384}
+   */
+  readonly minBodyBytesPerSecond?: number;
   readonly budget: ByteBudget;
   /** The Host of an HTTP/1.0 request without one. */
   readonly fallbackHost: string;
@@ -51,6 +67,7 @@ export interface ConnectionOptions {
 export class Http1Connection {
   readonly #conn: Deno.Conn;
   readonly #reader: ConnectionReader;
+  readonly #writer: ConnectionWriter;
   readonly #options: ConnectionOptions;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
@@ -66,6 +83,11 @@ export class Http1Connection {
   constructor(conn: Deno.Conn, options: ConnectionOptions) {
     this.#conn = conn;
     this.#reader = new ConnectionReader(conn);
+    this.#writer = new ConnectionWriter(
+      conn,
+      options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
+      () => this.close(),
+    );
     this.#options = options;
     this.done = this.#serve();
   }
@@ -187,7 +209,12 @@ export class Http1Connection {
     let bodyDone = head.body.kind === "none";
     if (bodyDone) clearTimeout(this.#timer);
     let reserved = 0;
+    const rate = new BodyRate(
+      this.#reader,
+      this.#options.minBodyBytesPerSecond ?? DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+    );
     const release = () => {
+      rate.stop();
       budget.release(reserved);
       reserved = 0;
     };
@@ -199,11 +226,14 @@ export class Http1Connection {
         beforeFirstRead: async (bytes) => {
           await budget.reserve(bytes, this.#reader.whenInterrupted());
           reserved = bytes;
-          if (head.expectContinue) await this.#write(CONTINUE);
+          if (head.expectContinue) await this.#writer.write(CONTINUE);
+          rate.start();
         },
+        onProgress: (bytes) => rate.received = bytes,
         onEnd: () => {
           bodyDone = true;
           this.#unreadBody = false;
+          rate.stop();
           clearTimeout(this.#timer);
         },
       })
@@ -258,7 +288,7 @@ export class Http1Connection {
       bytes = await wholeResponse(this.#options.refuse(status, message));
       if (refusals.size < MAX_KEPT_REFUSALS) refusals.set(key, bytes);
     }
-    await this.#write(bytes).catch(() => {});
+    await this.#writer.write(bytes).catch(() => {});
   }
 
   /** Write `response`; false if it could not be written whole. */
@@ -274,73 +304,34 @@ export class Http1Connection {
         ? Math.max(1, Math.floor(this.#options.keepAliveMs / 1000))
         : undefined,
     });
-    await this.#write(bytes);
+    await this.#writer.write(bytes);
     if (response.body === null) return true;
-    const body = response.body.getReader();
     if (noBody) {
-      await body.cancel().catch(() => {});
+      await response.body.cancel().catch(() => {});
       return true;
     }
-    let left = false;
-    const cancel = () => {
-      left = true;
-      body.cancel().catch(() => {});
-    };
     const previous = this.#onClose;
-    this.#onClose = () => {
-      previous?.();
-      cancel();
-    };
-    const watching = { on: true };
-    this.#watchPeer(watching, cancel);
     try {
-      for (;;) {
-        const { value, done } = await body.read();
-        if (done) break;
-        if (value.length === 0) continue;
-        await this.#write(chunked ? frame(value) : value);
-      }
-    } catch {
-      // The handler's stream failed or the peer left: end without the last
-      // chunk, so the client knows the body is cut.
-      cancel();
-      return false;
+      const sent = await sendBody(this.#writer, this.#reader, response.body, {
+        chunked,
+        eventStream: /^text\/event-stream\b/i.test(
+          response.headers.get("content-type") ?? "",
+        ),
+        maxQueuedBytes: this.#options.maxQueuedBytes ??
+          DEFAULT_MAX_QUEUED_BYTES,
+        maxBufferedBytes: this.#options.maxHeadBytes,
+        overflow: () => this.close(),
+        onClose: (cancel) => {
+          this.#onClose = () => {
+            previous?.();
+            cancel();
+          };
+        },
+      });
+      if (sent && chunked) await this.#writer.write(LAST_CHUNK);
+      return sent;
     } finally {
-      watching.on = false;
-    }
-    if (left) return false;
-    if (chunked) await this.#write(LAST_CHUNK);
-    return true;
-  }
-
-  /**
-   * While a response streams, keep reading, so a peer that hangs up (an
-   * SSE client going away) ends the stream. Stops once a head's worth of
-   * pipelined bytes is buffered; they wait for the next request.
-   */
-  #watchPeer(watching: { on: boolean }, left: () => void): void {
-    const watch = async () => {
-      while (
-        watching.on && this.#reader.buffered <= this.#options.maxHeadBytes
-      ) {
-        if (!await this.#reader.fill()) {
-          if (watching.on) left();
-          return;
-        }
-      }
-    };
-    watch().catch(() => {});
-  }
-
-  async #write(bytes: Uint8Array): Promise<void> {
-    let written = 0;
-    while (written < bytes.length) {
-      const stalled = setTimeout(() => this.close(), WRITE_STALL_MS);
-      try {
-        written += await this.#conn.write(bytes.subarray(written));
-      } finally {
-        clearTimeout(stalled);
-      }
+      this.#onClose = previous;
     }
   }
 }

@@ -43,6 +43,12 @@ const REQUEST_LINE = /^([^ ]+) ([^ ]+) HTTP\/1\.([01])$/;
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** Path and query: visible ASCII, no fragment. */
 const ORIGIN_FORM = /^\/[\x21-\x22\x24-\x7e]*$/;
+/**
+ * A `.` or `..` path segment, percent-encoded or not, between slashes or
+ * backslashes: URLs resolve it away (`/healthz/%2e%2e/mcp` is `/mcp`), so
+ * a proxy routing by prefix would pass on a path that means another here.
+ */
+const DOT_SEGMENT = /(?:^|[/\\])(?:\.|%2e){1,2}(?=[/\\]|$)/i;
 /** A Host value: a bracketed IPv6 address or a reg-name, then a port. */
 const HOST =
   /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]{0,5})?$/;
@@ -93,6 +99,13 @@ export function parseHead(
     return refuse(
       400,
       "Cannot serve the request as its target is not a path such as /mcp",
+    );
+  }
+  const path = target.split("?", 1)[0]!;
+  if (DOT_SEGMENT.test(path)) {
+    return refuse(
+      400,
+      `Cannot serve the request as its path has a . or .. segment, which URLs resolve away: current value is ${path}; send the path it stands for`,
     );
   }
   if (lines.length - 1 > MAX_FIELDS) {

@@ -28,6 +28,11 @@ export interface SessionTableOptions {
   idleMs: number;
   /** Refuse new sessions while this many are live. */
   maxSessions: number;
+  /**
+   * How many identities share `maxSessions`: each may hold its fair share,
+   * `floor(maxSessions / identities)` (at least one).
+   */
+  identities?: number;
   /** The largest request body the transport reads. */
   maxMessageBytes: number;
   now?: () => number;
@@ -41,6 +46,8 @@ export class SessionTable {
   readonly #sessions = new Map<string, HttpSession>();
   /** Sessions made for an initialize request that has no id yet. */
   #starting = 0;
+  /** Live sessions per identity, those still initializing included. */
+  readonly #perIdentity = new Map<string, number>();
   readonly #sweeper: ReturnType<typeof setInterval>;
 
   constructor(backend: Backend, options: SessionTableOptions) {
@@ -63,6 +70,25 @@ export class SessionTable {
   }
 
   /**
+   * Why a new session of `identity` is refused (the server's cap, or the
+   * identity's fair share of it), or `undefined` if there is room.
+   */
+  refusal(identity: string): string | undefined {
+    const identities = Math.max(1, this.#options.identities ?? 1);
+    const share = Math.max(
+      1,
+      Math.floor(this.#options.maxSessions / identities),
+    );
+    if (this.full) {
+      return `Cannot start a session as the server has its maximum of ${this.size} live sessions (RUSTPAD_MCP_MAX_SESSIONS): retry later`;
+    }
+    if (identities > 1 && (this.#perIdentity.get(identity) ?? 0) >= share) {
+      return `Cannot start a session as this identity has its fair share of ${share} live sessions (RUSTPAD_MCP_MAX_SESSIONS shared by ${identities} identities): end one (DELETE) or retry later`;
+    }
+    return undefined;
+  }
+
+  /**
    * The session with this id, if it is live and `identity`'s: another
    * identity cannot tell it from an unknown one.
    */
@@ -80,12 +106,14 @@ export class SessionTable {
     identity: string,
   ): Promise<{ session: HttpSession; settle: () => void }> {
     this.#starting++;
+    this.#count(identity, 1);
     let settled = false;
     const settle = () => {
       if (settled) return;
       settled = true;
       this.#starting--;
       if (session.transport.sessionId === undefined) {
+        this.#count(identity, -1);
         void session.server.close();
       }
     };
@@ -112,6 +140,7 @@ export class SessionTable {
       const id = transport.sessionId;
       if (id !== undefined && this.#sessions.get(id) === session) {
         this.#sessions.delete(id);
+        this.#count(identity, -1);
       }
     });
     await server.connect(transport);
@@ -135,6 +164,7 @@ export class SessionTable {
     clearInterval(this.#sweeper);
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
+    this.#perIdentity.clear();
     await Promise.allSettled(sessions.map((session) => session.server.close()));
   }
 
@@ -143,8 +173,15 @@ export class SessionTable {
     for (const [id, session] of this.#sessions) {
       if (session.open === 0 && session.lastActive <= cutoff) {
         this.#sessions.delete(id);
+        this.#count(session.identity, -1);
         void session.server.close().catch(() => {});
       }
     }
+  }
+
+  #count(identity: string, change: number): void {
+    const count = (this.#perIdentity.get(identity) ?? 0) + change;
+    if (count > 0) this.#perIdentity.set(identity, count);
+    else this.#perIdentity.delete(identity);
   }
 }

@@ -195,6 +195,7 @@ export function serveHttp(
   const sessions = new SessionTable(backend, {
     idleMs: options.sessionIdleMs ?? 1_800_000,
     maxSessions: options.maxSessions ?? 1000,
+    identities: tokens.length,
     maxMessageBytes,
   });
   let draining = false;
@@ -219,12 +220,9 @@ export function serveHttp(
         );
       }
     } else if (request.method === "POST") {
-      if (sessions.full) {
-        return jsonError(
-          503,
-          `Cannot start a session as the server has its maximum of ${sessions.size} live sessions (RUSTPAD_MCP_MAX_SESSIONS): retry later`,
-          { "retry-after": "5" },
-        );
+      const full = sessions.refusal(identity);
+      if (full !== undefined) {
+        return jsonError(503, full, { "retry-after": "5" });
       }
       ({ session, settle } = await sessions.start(identity));
     } else {

@@ -82,4 +82,9 @@ export {
   rangesTouched,
   type TextPosition,
 } from "./presence.ts";
-export { UNDO_DEPTH, UndoHistory, type UndoSession } from "./undo.ts";
+export {
+  UNDO_DEPTH,
+  UndoHistory,
+  undoOfEdit,
+  type UndoSession,
+} from "./undo.ts";

@@ -3,7 +3,9 @@
  * share: a process that shows each identity as its own collaborator has one
  * pool per identity, yet `RUSTPAD_MAX_OPEN_PADS` bounds the sockets of all
  * of them together. To open one more past the budget, the idle session used
- * least recently in any pool is closed.
+ * least recently in any pool is closed. Each identity may hold its fair
+ * share of the budget, `floor(max / identities)` (at least one), so one
+ * identity's subscriptions never leave the others without a pad.
  *
  * @module
  */
@@ -47,6 +49,10 @@ export interface SlotHolder {
 export class PadSlots {
   /** The most sessions open at once, across every pool. */
   readonly max: number;
+  /** How many identities (pools) share the budget. */
+  readonly identities: number;
+  /** The most sessions one pool may hold: its fair share. */
+  readonly share: number;
   #holders = new Set<SlotHolder>();
   #clock = 0;
 
@@ -54,9 +60,16 @@ export class PadSlots {
    * Make a budget.
    *
    * @param max The most sessions open (or opening) at once.
+   * @param options How many identities share it (default 1: all of it is
+   * one pool's).
    */
-  constructor(max: number = DEFAULT_MAX_OPEN_PADS) {
+  constructor(
+    max: number = DEFAULT_MAX_OPEN_PADS,
+    options: { identities?: number } = {},
+  ) {
     this.max = max;
+    this.identities = Math.max(1, options.identities ?? 1);
+    this.share = Math.max(1, Math.floor(max / this.identities));
   }
 
   /**
@@ -89,14 +102,31 @@ export class PadSlots {
   }
 
   /**
-   * If the budget is spent, close the idle session used least recently in
-   * any pool; the new one should connect once that socket is closed.
+   * If `holder` holds its share, close its own idle session used least
+   * recently; else if the budget is spent, the idle session used least
+   * recently in any pool. The new one should connect once that socket is
+   * closed.
    *
    * @param padId The pad about to open, for the error.
+   * @param holder The pool that opens it.
    * @returns When the socket closed, or `undefined` if there was room.
-   * @throws {OpenPadLimitError} If every open session is in use.
+   * @throws {OpenPadLimitError} If every open session that could make room
+   * is in use.
    */
-  makeRoom(padId: string): Promise<void> | undefined {
+  makeRoom(padId: string, holder?: SlotHolder): Promise<void> | undefined {
+    if (
+      holder !== undefined && this.identities > 1 &&
+      holder.openCount >= this.share
+    ) {
+      const idle = holder.oldestIdle();
+      if (idle === undefined) {
+        throw new OpenPadLimitError(padId, this.max, {
+          share: this.share,
+          identities: this.identities,
+        });
+      }
+      return idle.close();
+    }
     if (this.openCount < this.max) return undefined;
     let oldest: ReturnType<SlotHolder["oldestIdle"]>;
     for (const holder of this.#holders) {

@@ -118,19 +118,29 @@ export class OpenPadLimitError extends RangeError {
   readonly padId: string;
   /** The most sessions the pool keeps open. */
   readonly limit: number;
+  /** The identity's fair share of `limit`, when that was what ran out. */
+  readonly share: number | undefined;
 
   /**
    * Make the error for `padId`.
    *
    * @param padId The pad that was not opened.
    * @param limit The pool's `maxOpen`, all in use.
+   * @param shared The identity's share, all in use, and how many share.
    */
-  constructor(padId: string, limit: number) {
+  constructor(
+    padId: string,
+    limit: number,
+    shared?: { share: number; identities: number },
+  ) {
     super(
-      `Cannot open pad "${padId}" as this server already has the most pads open that RUSTPAD_MAX_OPEN_PADS=${limit} allows, each in use by a subscription, a wait or a call in flight: current count is ${limit}. Nothing was changed; try again once one ends (unsubscribe, or let a wait finish), or raise RUSTPAD_MAX_OPEN_PADS`,
+      shared === undefined
+        ? `Cannot open pad "${padId}" as this server already has the most pads open that RUSTPAD_MAX_OPEN_PADS=${limit} allows, each in use by a subscription, a wait or a call in flight: current count is ${limit}. Nothing was changed; try again once one ends (unsubscribe, or let a wait finish), or raise RUSTPAD_MAX_OPEN_PADS`
+        : `Cannot open pad "${padId}" as this identity already has its fair share of ${shared.share} pads open (RUSTPAD_MAX_OPEN_PADS=${limit} shared by ${shared.identities} identities), each in use by a subscription, a wait or a call in flight: current count is ${shared.share}. Nothing was changed; try again once one of yours ends (unsubscribe, or let a wait finish)`,
     );
     this.name = "OpenPadLimitError";
     this.padId = padId;
     this.limit = limit;
+    this.share = shared?.share;
   }
 }

@@ -82,6 +82,7 @@ export class SessionPool {
   /** Earlier connections' ids whose edits a session recovered. */
   #adoptions = new Adoptions();
   #slots: PadSlots;
+  #holder: SlotHolder;
   #leaveSlots: () => void;
 
   /**
@@ -97,12 +98,13 @@ export class SessionPool {
       new PadSlots(options.maxOpen ?? DEFAULT_MAX_OPEN_PADS);
     const counted = () => this.openCount;
     const oldestIdle = () => this.#oldestIdle();
-    this.#leaveSlots = this.#slots.join({
+    this.#holder = {
       get openCount() {
         return counted();
       },
       oldestIdle,
-    });
+    };
+    this.#leaveSlots = this.#slots.join(this.#holder);
   }
 
   /**
@@ -165,7 +167,7 @@ export class SessionPool {
   #open(padId: string): Entry {
     // The new session connects once the socket closed for it is closed,
     // so never more are open than the budget.
-    const room = this.#slots.makeRoom(padId);
+    const room = this.#slots.makeRoom(padId, this.#holder);
     const open = () =>
       PadSession.open(this.#baseUrl, padId, {
         ...this.#options.timeoutMs !== undefined &&

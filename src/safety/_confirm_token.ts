@@ -3,9 +3,10 @@
 // only knows how to make one that cannot be forged and read it back.
 //
 // A token is `<payload>.<mac>`, both base64url. The payload (JSON) holds a
-// random nonce, a MAC of that nonce, the expiry, the tool, the pad id, the
-// SHA-256 of the canonical JSON of the bound arguments, the SHA-256 of the
-// pad text the write would destroy and the pad's revision; `mac` is
+// random nonce, a MAC of that nonce, the expiry, the identity it was issued
+// to, the tool, the pad id, the SHA-256 of the canonical JSON of the bound
+// arguments, the SHA-256 of the pad text the write would destroy and the
+// pad's revision; `mac` is
 // HMAC-SHA-256 of the payload, checked with `crypto.subtle.verify` (constant
 // time). The revision is what makes a used token dead on every replica that
 // shares the secret: redeeming it writes, the write moves the revision, and
@@ -13,8 +14,8 @@
 
 const NONCE_BYTES = 16;
 const MAX_TOKEN_LENGTH = 4096;
-const TOKEN_LABEL = "rustpad-mcp confirm token v2\n";
-const NONCE_LABEL = "rustpad-mcp confirm nonce v2\n";
+const TOKEN_LABEL = "rustpad-mcp confirm token v3\n";
+const NONCE_LABEL = "rustpad-mcp confirm nonce v3\n";
 const TOKEN_PATTERN = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 const DIGEST_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -23,6 +24,8 @@ const DIGEST_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export interface TokenClaims {
   /** Expiry, milliseconds since the epoch. */
   e: number;
+  /** The identity it was issued to (`""`: the unnamed one). */
+  i: string;
   /** Tool. */
   t: string;
   /** Pad id. */
@@ -37,7 +40,7 @@ export interface TokenClaims {
 
 interface Payload extends TokenClaims {
   /** Format version. */
-  v: 2;
+  v: 3;
   /** Nonce, base64url. */
   n: string;
   /** HMAC of the nonce, base64url: tells an altered token from a forged one. */
@@ -51,7 +54,8 @@ export type OpenedToken =
 
 const encoder = new TextEncoder();
 
-function toBase64Url(bytes: Uint8Array): string {
+/** Unpadded base64url. */
+export function toBase64Url(bytes: Uint8Array): string {
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(
@@ -64,7 +68,9 @@ function toBase64Url(bytes: Uint8Array): string {
  * Decode unpadded base64url, or `undefined` if it is not in the one
  * canonical spelling (so no two token strings decode alike).
  */
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
+export function fromBase64Url(
+  text: string,
+): Uint8Array<ArrayBuffer> | undefined {
   let bytes: Uint8Array<ArrayBuffer>;
   try {
     const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
@@ -158,29 +164,74 @@ function parsePayload(segment: string): Payload | undefined {
     return undefined;
   }
   const fields = value as Record<string, unknown>;
-  const { v, n, k, e, t, p, a, c, r } = fields;
+  const { v, n, k, e, i, t, p, a, c, r } = fields;
   if (
-    Object.keys(fields).length !== 9 || v !== 2 ||
+    Object.keys(fields).length !== 10 || v !== 3 ||
     typeof n !== "string" || !NONCE_PATTERN.test(n) ||
     typeof k !== "string" || !DIGEST_PATTERN.test(k) ||
     typeof e !== "number" || !Number.isSafeInteger(e) ||
-    typeof t !== "string" || typeof p !== "string" ||
+    typeof i !== "string" || typeof t !== "string" || typeof p !== "string" ||
     typeof a !== "string" || !DIGEST_PATTERN.test(a) ||
     typeof c !== "string" || !DIGEST_PATTERN.test(c) ||
     typeof r !== "number" || !Number.isSafeInteger(r)
   ) {
     return undefined;
   }
-  return { v, n, k, e, t, p, a, c, r };
+  return { v, n, k, e, i, t, p, a, c, r };
 }
 
-/** Signs tokens with one secret and reads them back. */
-export class TokenCodec {
+/**
+ * HMAC-SHA-256 with one secret, each use under its own label so that a MAC
+ * made for one kind of value never verifies as another.
+ */
+export class HmacSigner {
   readonly #secret: Uint8Array<ArrayBuffer>;
   #key: Promise<CryptoKey> | undefined;
 
   constructor(secret: Uint8Array) {
     this.#secret = new Uint8Array(secret);
+  }
+
+  /** The MAC of `label` and `text`, base64url. */
+  async sign(label: string, text: string): Promise<string> {
+    const mac = await crypto.subtle.sign(
+      "HMAC",
+      await this.#getKey(),
+      encoder.encode(label + text),
+    );
+    return toBase64Url(new Uint8Array(mac));
+  }
+
+  /** Whether `mac` is the MAC of `label` and `text`, in constant time. */
+  async verify(label: string, text: string, mac: string): Promise<boolean> {
+    const bytes = fromBase64Url(mac);
+    if (bytes === undefined) return false;
+    return await crypto.subtle.verify(
+      "HMAC",
+      await this.#getKey(),
+      bytes,
+      encoder.encode(label + text),
+    );
+  }
+
+  #getKey(): Promise<CryptoKey> {
+    this.#key ??= crypto.subtle.importKey(
+      "raw",
+      this.#secret,
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    );
+    return this.#key;
+  }
+}
+
+/** Signs tokens with one secret and reads them back. */
+export class TokenCodec {
+  readonly #signer: HmacSigner;
+
+  constructor(signer: HmacSigner) {
+    this.#signer = signer;
   }
 
   /** A fresh token with a new nonce for `claims`. */
@@ -189,13 +240,13 @@ export class TokenCodec {
       crypto.getRandomValues(new Uint8Array(NONCE_BYTES)),
     );
     const payload: Payload = {
-      v: 2,
+      v: 3,
       n: nonce,
-      k: await this.#sign(NONCE_LABEL, nonce),
+      k: await this.#signer.sign(NONCE_LABEL, nonce),
       ...claims,
     };
     const segment = toBase64Url(encoder.encode(JSON.stringify(payload)));
-    return `${segment}.${await this.#sign(TOKEN_LABEL, segment)}`;
+    return `${segment}.${await this.#signer.sign(TOKEN_LABEL, segment)}`;
   }
 
   /**
@@ -210,44 +261,13 @@ export class TokenCodec {
     if (match === null) return { status: "malformed" };
     const [, segment = "", mac = ""] = match;
     const payload = parsePayload(segment);
-    if (!await this.#verify(TOKEN_LABEL, segment, mac)) {
+    if (!await this.#signer.verify(TOKEN_LABEL, segment, mac)) {
       const altered = payload !== undefined &&
-        await this.#verify(NONCE_LABEL, payload.n, payload.k);
+        await this.#signer.verify(NONCE_LABEL, payload.n, payload.k);
       return { status: altered ? "altered" : "forged" };
     }
     if (payload === undefined) return { status: "unreadable" };
-    const { n, e, t, p, a, c, r } = payload;
-    return { status: "valid", nonce: n, claims: { e, t, p, a, c, r } };
-  }
-
-  #getKey(): Promise<CryptoKey> {
-    this.#key ??= crypto.subtle.importKey(
-      "raw",
-      this.#secret,
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign", "verify"],
-    );
-    return this.#key;
-  }
-
-  async #sign(label: string, text: string): Promise<string> {
-    const mac = await crypto.subtle.sign(
-      "HMAC",
-      await this.#getKey(),
-      encoder.encode(label + text),
-    );
-    return toBase64Url(new Uint8Array(mac));
-  }
-
-  async #verify(label: string, text: string, mac: string): Promise<boolean> {
-    const bytes = fromBase64Url(mac);
-    if (bytes === undefined) return false;
-    return await crypto.subtle.verify(
-      "HMAC",
-      await this.#getKey(),
-      bytes,
-      encoder.encode(label + text),
-    );
+    const { n, e, i, t, p, a, c, r } = payload;
+    return { status: "valid", nonce: n, claims: { e, i, t, p, a, c, r } };
   }
 }

@@ -53,6 +53,11 @@ export interface UsedTokens {
 
 /** What a destructive call asks a person to confirm. */
 export interface ConfirmationRequest {
+  /**
+   * The caller's identity (a named bearer token; `""` or left out: the
+   * unnamed one): a token issued to one identity is refused for another.
+   */
+  identity?: string;
   /** The tool that would write, such as `set_document`. */
   tool: string;
   /** The pad it would write to. */
@@ -269,8 +274,8 @@ export function unreadableToken(
 }
 
 /**
- * The error for a genuine, unexpired, unused token issued for another tool,
- * pad, arguments, content or revision; `undefined` if it matches.
+ * The error for a genuine, unexpired, unused token issued to another
+ * identity, or for another tool, pad, arguments, content or revision; `undefined` if it matches.
  */
 export function mismatched(
   payload: TokenClaims,
@@ -280,6 +285,12 @@ export function mismatched(
 ): ConfirmationError | undefined {
   const { tool } = request;
   const fresh = `call ${tool} again without confirm_token for a fresh one`;
+  if (payload.i !== (request.identity ?? "")) {
+    return new ConfirmationError(
+      "mismatched",
+      `Cannot accept confirm_token as it was issued to another identity: a token confirms only the calls of the bearer token it was issued to; ${fresh}`,
+    );
+  }
   if (payload.t !== tool) {
     return new ConfirmationError(
       "mismatched",

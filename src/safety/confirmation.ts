@@ -4,7 +4,8 @@
  * so MCP stays out of this module) or, without one, hands out a single-use
  * token that a second, identical call must bring back.
  *
- * A token (signed and read by `_confirm_token.ts`) binds the tool, the pad,
+ * A token (signed and read by `_confirm_token.ts`) binds the identity it
+ * was issued to, the tool, the pad,
  * the exact arguments, the pad text the write would destroy and the pad's
  * revision. Checks run in this order, and the first failure is the
  * {@linkcode ConfirmationError.reason}: malformed, forged or altered,
@@ -17,7 +18,12 @@
  * @module
  */
 
-import { canonicalJson, digest, TokenCodec } from "./_confirm_token.ts";
+import {
+  canonicalJson,
+  digest,
+  HmacSigner,
+  TokenCodec,
+} from "./_confirm_token.ts";
 import { UsedTokensInMemory } from "./used_tokens.ts";
 import {
   CONFIRMATION_SCHEMA,
@@ -144,7 +150,9 @@ export class ConfirmationGuard {
     this.#ttlMs = ttlMs;
     this.#now = now;
     this.#codec = new TokenCodec(
-      secret ?? crypto.getRandomValues(new Uint8Array(MIN_SECRET_BYTES)),
+      new HmacSigner(
+        secret ?? crypto.getRandomValues(new Uint8Array(MIN_SECRET_BYTES)),
+      ),
     );
   }
 
@@ -212,6 +220,7 @@ export class ConfirmationGuard {
   ): Promise<ConfirmationOutcome> {
     const token = await this.#codec.issue({
       e: this.#now() + this.#ttlMs,
+      i: request.identity ?? "",
       t: request.tool,
       p: request.padId,
       a: await digest(bindingText),

@@ -20,7 +20,8 @@ export {
   type ElicitConfirm,
   type UsedTokens,
 } from "./confirmation.ts";
-export { type FenceOptions, fenceUntrusted } from "./untrusted.ts";
+export { EditIds, type EditRef } from "./edit_ids.ts";
+export { type FenceOptions, fenceUntrusted, quoteName } from "./untrusted.ts";
 export {
   type AuthoredOperation,
   type Conflict,

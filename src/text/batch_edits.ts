@@ -143,12 +143,17 @@ export function locateEdits(
   where = "in the pad",
   length?: number,
 ): LocatedBatch {
+  refuseNestedStrings(edits, where);
   const lines = new LazyLines(text);
   const found: Omit<LocatedChange, "codePointStart" | "codePointEnd">[] = [];
   let replacesMany = false;
+  // Places that do not overlap number at most one per UTF-16 unit, so past
+  // that some overlap: the search stops there, whatever the batch asks.
+  let placesLeft = text.length;
   for (const [index, edit] of edits.entries()) {
     if ("old_string" in edit) {
-      const located = locateString(text, edit, index, where);
+      const located = locateString(text, edit, index, where, placesLeft);
+      placesLeft -= located.length;
       if (located.length > 1) replacesMany = true;
       // One by one: a spread of 100,000+ arguments overflows the stack.
       for (const change of located) found.push(change);
@@ -225,22 +230,65 @@ class LazyLines {
   }
 }
 
+/**
+ * Refuse, before any search, string edits that overlap wherever they
+ * apply: the same old_string twice, or one inside another's (each place
+ * the longer matches holds a match of the shorter, or one overlapping it).
+ * A shorter one with a line break is left to the search, as it may be
+ * matched with CRLF line breaks and the longer not, or the other way.
+ */
+function refuseNestedStrings(edits: readonly BatchEdit[], where: string): void {
+  const strings = edits.flatMap((edit, index) =>
+    "old_string" in edit ? [{ index, text: edit.old_string }] : []
+  );
+  for (const outer of strings) {
+    for (const inner of strings) {
+      if (inner.index === outer.index) continue;
+      const same = inner.text === outer.text;
+      const nested = same
+        ? inner.index < outer.index
+        : inner.text.length < outer.text.length &&
+          !inner.text.includes("\n") && outer.text.includes(inner.text);
+      if (!nested) continue;
+      const [first, second] = [inner.index, outer.index].sort((a, b) => a - b);
+      throw new BatchEditError(
+        second!,
+        `Cannot apply edits[${first}] and edits[${second}] as they overlap wherever ${
+          same ? "they apply" : `edits[${outer.index}] applies`
+        } ${where}: ${
+          same
+            ? "both have the same old_string"
+            : `edits[${inner.index}]'s old_string occurs inside edits[${outer.index}]'s`
+        }; make them one edit, or make each cover separate text`,
+      );
+    }
+  }
+}
+
 function locateString(
   text: string,
   edit: StringEdit,
   index: number,
   where: string,
+  placesLeft: number,
 ): Omit<LocatedChange, "codePointStart" | "codePointEnd">[] {
   let search = edit.old_string;
   let replace = edit.new_string;
-  let offsets = findOccurrences(text, search);
+  // One more than allowed, to know the bound is passed.
+  let offsets = findOccurrences(text, search, placesLeft + 1);
   // read_lines hides the \r of CRLF lines: match what the agent saw.
   if (offsets.length === 0 && /(^|[^\r])\n/.test(search)) {
     const crlf = (value: string): string => value.replace(/\r?\n/g, "\r\n");
-    const retried = findOccurrences(text, crlf(search));
+    const retried = findOccurrences(text, crlf(search), placesLeft + 1);
     if (retried.length > 0) {
       [search, replace, offsets] = [crlf(search), crlf(replace), retried];
     }
+  }
+  if (offsets.length > placesLeft) {
+    throw new BatchEditError(
+      index,
+      `Cannot apply edits[${index}] as the old_strings up to it match more places ${where} than the text has UTF-16 units, so some overlap: current count is over ${text.length}; make each edit cover separate text`,
+    );
   }
   if (offsets.length === 0) {
     const stripped = withoutLineNumbers(search);

@@ -66,7 +66,9 @@ export function appendOperation(
  *
  * @param text The text to search.
  * @param search A non-empty string.
- * @returns The UTF-16 offset of each occurrence.
+ * @param max The most occurrences to find; the search stops there, so a
+ * caller bounding its work never holds more.
+ * @returns The UTF-16 offset of each occurrence, at most `max` of them.
  * @throws {RangeError} If `search` is empty.
  *
  * @example
@@ -75,9 +77,14 @@ export function appendOperation(
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(findOccurrences("aaaa", "aa"), [0, 2]);
+ * assert.deepEqual(findOccurrences("aaaa", "a", 3), [0, 1, 2]);
  * ```
  */
-export function findOccurrences(text: string, search: string): number[] {
+export function findOccurrences(
+  text: string,
+  search: string,
+  max = Infinity,
+): number[] {
   if (search === "") {
     throw new RangeError(
       "Cannot search for the empty string as it occurs everywhere: current value is empty",
@@ -86,7 +93,7 @@ export function findOccurrences(text: string, search: string): number[] {
   const found: number[] = [];
   for (
     let at = text.indexOf(search);
-    at !== -1;
+    at !== -1 && found.length < max;
     at = text.indexOf(search, at + search.length)
   ) {
     found.push(at);

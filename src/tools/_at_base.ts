@@ -13,6 +13,7 @@ import {
 } from "../safety/conflicts.ts";
 import { type Diff, unifiedDiff } from "../text/diff.ts";
 import { LineIndex } from "../text/lines.ts";
+import { quoteName } from "../safety/untrusted.ts";
 import { LivePads } from "../backend/live_pads.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
@@ -28,7 +29,7 @@ import type { ToolContext, ToolResult } from "./tool.ts";
 import { QUOTED, type WriteGate } from "./_write.ts";
 
 export const baseRevisionSchema = countSchema(
-  "Revision your read returned: the edit is rebased from it over people's typing since, or answers 'conflict' where they changed its text. Without it, it applies to the pad as it is now.",
+  "Revision your read returned: rebased over later typing, or 'conflict' where people changed its text. Omit to edit the pad as it is now.",
 ).optional();
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
@@ -270,7 +271,7 @@ export function conflictResult(
     }.`;
   const shown = conflicts.map((conflict) =>
     `edits[${conflict.edit}], lines ${conflict.start_line}-${conflict.end_line} now, changed by ${
-      conflict.changed_by.join(", ")
+      conflict.changed_by.map(quoteName).join(", ")
     }:\n${conflict.current_text}`
   ).join("\n\n");
   return result(

@@ -12,7 +12,7 @@ import {
   rangesTouched,
 } from "../rustpad/presence.ts";
 import type { PadSession } from "../rustpad/session.ts";
-import { fenceUntrusted } from "../safety/untrusted.ts";
+import { fenceUntrusted, quoteName } from "../safety/untrusted.ts";
 import { countField, objectSchema } from "./_shared.ts";
 import type { TextPart, ToolContext } from "./tool.ts";
 
@@ -146,7 +146,7 @@ export function checkAvoidPeople(
   const where =
     hits.slice(0, MAX_PEOPLE_LISTED).map((hit) =>
       `${
-        JSON.stringify(hit.name)
+        quoteName(hit.name)
       } at line ${hit.position.line}, column ${hit.position.column}`
     ).join("; ") + (hits.length > MAX_PEOPLE_LISTED
       ? `; and ${hits.length - MAX_PEOPLE_LISTED} more`

@@ -154,7 +154,10 @@ export async function confirm(
   request: ConfirmationRequest,
   token: string | undefined,
 ): ReturnType<ConfirmationGuard["check"]> {
-  const outcome = await context.guard.check(request, {
+  const outcome = await context.guard.check({
+    ...request,
+    identity: context.identity,
+  }, {
     token,
     elicit: context.config.elicitation ? call.elicit : undefined,
   });

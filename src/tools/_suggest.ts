@@ -12,7 +12,7 @@ import type { ToolContext } from "./tool.ts";
 
 /** The `suggest` parameter every text-writing tool takes. */
 export const suggestSchema = z.boolean().optional().describe(
-  "Hold it for people in the pad to accept or reject instead of writing (status 'suggested'); use when they should review the change.",
+  "Hold for people to accept: changes they should review.",
 );
 
 /** A write held as a suggestion: the write tool answers `suggested`. */

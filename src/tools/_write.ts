@@ -167,6 +167,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
     if (written.status === "applied" && typeof written.id === "string") {
       // What this connection wrote, it has seen.
       markRead(context, written.id);
+      result = await withEditId(context, gate, written.id, result);
     }
     return result;
   };
@@ -253,6 +254,9 @@ export const writeOutputShape = {
     "True when the diff was cut (past 200 lines).",
   ),
   people_nearby: nearbySchema,
+  edit_id: z.string().optional().describe(
+    "Pass to undo_last_edit to undo exactly this edit.",
+  ),
   ...askedShape,
   ...quotedShape,
 };
@@ -342,6 +346,33 @@ function suggestedResult(context: ToolContext, held: Suggested): ToolResult {
     message,
     { diff: record.diff, truncated: false },
   );
+}
+
+/**
+ * Add the `edit_id` of the last edit `gate` landed on `padId` to an applied
+ * write's result: signed, naming the identity, the pad, the revision and
+ * the connection that sent it.
+ */
+async function withEditId(
+  context: ToolContext,
+  gate: WriteGate,
+  padId: string,
+  result: ToolResult,
+): Promise<ToolResult> {
+  const last = gate.landed.findLast((landed) =>
+    landed.padId === padId && landed.outcome.at !== undefined
+  );
+  if (last === undefined) return result;
+  const editId = await context.backend.editIds.issue({
+    identity: context.identity,
+    padId,
+    revision: last.outcome.at! + 1,
+    author: String(last.outcome.author),
+  });
+  return {
+    structuredContent: { ...result.structuredContent, edit_id: editId },
+    text: [...result.text, `edit_id: ${editId}`],
+  };
 }
 
 /** Add who was at the change to an applied write's result, if anyone. */

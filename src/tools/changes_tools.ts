@@ -33,16 +33,16 @@ const authorSchema = objectSchema({
 /** `get_changes`. */
 export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
-  title: "What changed, and who wrote it",
+  title: "Who changed what",
   description:
-    "Show what changed in a pad since since_revision as hunks of its current text with their authors (self marks yours; 'restored' is text a server restart reloaded), and with start_line/end_line who last wrote each of those lines, at which revision. Use it to review others' work or to see who wrote something. Read-only.",
+    "Hunks changed since since_revision, with authors ('restored': reloaded by a restart); with start_line/end_line, who last wrote each line. Read-only.",
   inputSchema: objectSchema({
     id: padIdSchema,
-    since_revision: countSchema("Changes after this revision (default 0).")
+    since_revision: countSchema("Default 0.")
       .optional(),
     start_line: z.int().min(1).meta({ maximum: undefined }).optional()
-      .describe("First line to attribute."),
-    end_line: countSchema("Last line to attribute (default: the last).")
+      .describe("Attribute lines from here."),
+    end_line: countSchema("To here.")
       .optional(),
   }),
   outputSchema: objectSchema({

@@ -114,7 +114,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   name: "edit_document",
   title: "Edit parts of a pad",
   description:
-    "Make up to 100 edits to a pad as one all-or-nothing operation: the tool for changing parts of a pad. A string edit {old_string, new_string, replace_all?} replaces exact text. A line edit {start_line, end_line, new_string} replaces lines as read_lines numbers them, inclusive: end_line = start_line - 1 inserts before start_line, start_line = total_lines + 1 and end_line = total_lines adds after the last line; a final newline is added when missing, CRLF is kept. Edits must not overlap. Fails, changing nothing, naming an edit that does not occur, occurs more than once without replace_all, or is out of range. Asks a person first when a replace_all hits more than one place or the batch deletes more than half of the pad. dry_run shows the diff, sends nothing.",
+    "Make up to 100 edits to a pad as one all-or-nothing operation. A string edit {old_string, new_string, replace_all?} replaces exact text. A line edit {start_line, end_line, new_string} replaces lines as read_lines numbers them, inclusive: end_line = start_line - 1 inserts before start_line, start_line = total_lines + 1 and end_line = total_lines adds after the last line; a final newline is added when missing, CRLF is kept. Edits must not overlap. Fails naming an edit that does not occur, occurs more than once without replace_all, or is out of range. Asks a person first when a replace_all hits more than one place or the batch deletes more than half of the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(

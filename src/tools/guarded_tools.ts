@@ -81,7 +81,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   name: "set_document",
   title: "Replace a pad's whole text",
   description:
-    "Replace a pad's whole text as one operation and return the diff. Use it only for a full rewrite: edit_document, replace_in_document and append_to_document change less and keep what people type meanwhile. Asks a person first on a non-empty pad. The same text again sends nothing (status 'unchanged'). Fails, changing nothing, if the pad changes while the person decides.",
+    "Replace a pad's whole text as one operation and return the diff. Only for a full rewrite: edit_document, replace_in_document and append_to_document change less. Asks a person first on a non-empty pad; fails if the pad changes meanwhile. The same text sends nothing ('unchanged').",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),
@@ -158,7 +158,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace an exact string in a pad (literal, case-sensitive, whitespace included), changing only the matched text; for several changes or line ranges use edit_document. Fails, changing nothing, if search does not occur, or occurs more than once without replace_all. Asks a person first when replace_all hits more than one place.",
+    "Replace an exact string in a pad (literal, case-sensitive, whitespace included); for several changes or line ranges use edit_document. Fails if search does not occur, or occurs more than once without replace_all. Asks a person first when replace_all hits more than one place.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {

@@ -9,7 +9,6 @@
 import { z } from "zod";
 import { unifiedDiff } from "../text/diff.ts";
 import { LivePads } from "../backend/live_pads.ts";
-import type { TextOperation } from "../ot/operation.ts";
 import type { LoggedOperation } from "../rustpad/revision_log.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import {
@@ -31,6 +30,7 @@ import {
 import { MAX_PEOPLE_LISTED } from "./_presence.ts";
 import { waitForChange } from "./_wait.ts";
 import { decisionWake, takeDecisions } from "./_decisions.ts";
+import { deletedBy, lastOwnEdit, namedEdit, undoQuestion } from "./_undo.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
 /** `wait_for_change`. */
@@ -38,7 +38,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for people to change a pad",
   description:
-    "Wait until a pad changes after since_revision, then return the diff and its authors (authors[].self marks your own edits, which count too), and decisions people made on your suggestions. Returns at once if the pad is past since_revision; else until 'change' returns at the next revision, 'quiet' once changes stop for quiet_ms, or at timeout_seconds (wait less if your client times out requests at 60 s). Use it instead of polling get_document. Read-only.",
+    "Wait until a pad changes after since_revision, then return the diff and its authors (self: your own edits, which count too) and decisions on your suggestions. Returns at once if the pad is past since_revision; else until 'change' returns at the next revision, 'quiet' once changes stop for quiet_ms, or at timeout_seconds (wait less if your client times out requests at 60 s). Use it instead of polling get_document. Read-only.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
@@ -192,9 +192,12 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
   title: "Undo your last edit",
   description:
-    "Undo your latest edit to a pad (from any write tool), keeping what others typed since; call again to go further back. Use it to take back your own change rather than editing it away; it never undoes others' edits. Asks a person first if it would delete more than half of the pad. Fails, changing nothing, when you have no edit left there or the pad's history no longer holds it.",
+    "Undo your latest edit to a pad (from any write tool), keeping what others typed since; call again to go further back. Use it to take back your own change; it never undoes others' edits. Asks a person first if it would delete more than half of the pad. Fails when you have no edit left there or the history no longer holds it.",
   inputSchema: objectSchema({
     id: padIdSchema,
+    edit_id: z.string().optional().describe(
+      "A write's edit_id: undo that edit, not your last.",
+    ),
     confirm_token: confirmTokenSchema,
     idempotency_key: idempotencyKeySchema,
   }),
@@ -206,66 +209,49 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
     remaining: countField.optional().describe("Your edits still undoable."),
   }),
   annotations: UNDO_ANNOTATIONS,
-  async write({ id, confirm_token }, gate, context) {
+  async write({ id, edit_id, confirm_token }, gate, context) {
     const live = LivePads.of(context.sessions);
-    const { agent } = context;
     const before = await context.sessions.get(id);
-    // Refuses (nothing left, history gone) before asking anyone.
-    const preview = live.undo.rebuild(agent, id, before);
-    const undone = live.undo.latest(agent, id)!;
-    if (preview.isNoop()) {
-      throw emptied(live, agent, id, undone, before.revision);
-    }
-    const deleted = deletedBy(preview);
+    const target = edit_id === undefined
+      ? lastOwnEdit(context, live, id, before)
+      : await namedEdit(context, live, id, edit_id, before);
+    const { undone, owner } = target;
+    const preview = target.build(before);
+    if (preview.isNoop()) throw target.emptied(before.revision);
     const asked = await gate.confirm(
       {
         padId: id,
         binding: { id, undone_revision: undone + 1 },
         content: before.text,
         revision: before.revision,
-        message: `Undo your edit of revision ${
-          undone + 1
-        } on pad "${id}", removing ${deleted} of its ${before.length} code points?`,
+        message: undoQuestion(id, undone, preview),
       },
       confirm_token,
-      before.length > 0 && deleted * 2 > before.length,
+      before.length > 0 && deletedBy(preview) * 2 > before.length,
     );
     if (asked.status !== "confirmed") return notConfirmed(id, asked);
     let written;
     try {
       written = await gate.edit(id, (session) => {
-        const latest = live.undo.latest(agent, id);
-        if (latest !== undone) {
-          throw new Error(
-            `Cannot undo your edit of revision ${
-              undone + 1
-            } on pad "${id}" as your undo list changed meanwhile: current latest edit is of revision ${
-              latest === undefined ? "none" : latest + 1
-            }. Nothing was changed; call again`,
-          );
-        }
-        const operation = session.rebase(
-          live.undo.rebuild(agent, id, session),
-          session.revision,
-        );
+        const operation = target.build(session);
         if (operation.isNoop()) throw new EmptyUndo(session.revision);
         return operation;
       }, "undo");
     } catch (error) {
       if (!(error instanceof EmptyUndo)) throw error;
-      throw emptied(live, agent, id, undone, error.revision);
+      throw target.emptied(error.revision);
     }
-    if (written.at !== undefined) {
-      live.undo.markUndo(agent, id, written.at, written.author, undone);
+    if (written.at !== undefined && owner !== undefined) {
+      live.undo.markUndo(owner, id, written.at, written.author, undone);
     }
-    const remaining = live.undo.count(agent, id);
+    const remaining = live.undo.count(context.agent, id);
     return appliedResult(
       context,
       id,
       written,
       `Undid your edit of revision ${
         undone + 1
-      } on pad "${id}" (now revision ${written.revision}; ${remaining} more undoable).`,
+      } on pad "${id}" (now revision ${written.revision}; ${remaining} more of yours undoable).`,
       written.diff,
       {
         undone_revision: undone + 1,
@@ -275,39 +261,9 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   },
 });
 
-/** Code points `operation` deletes. */
-function deletedBy(operation: TextOperation): number {
-  let deleted = 0;
-  for (const component of operation.components) {
-    if (typeof component === "number" && component < 0) deleted -= component;
-  }
-  return deleted;
-}
-
 /** An undo found empty while building it, at `revision`. */
 class EmptyUndo extends Error {
   constructor(readonly revision: number) {
     super("Nothing to undo");
   }
-}
-
-/**
- * Take an edit whose undo would change nothing off the list, and say so:
- * people deleted all it wrote.
- */
-function emptied(
-  live: LivePads,
-  agent: string,
-  id: string,
-  undone: number,
-  revision: number,
-): Error {
-  live.undo.drop(agent, id, undone, revision);
-  return new Error(
-    `Cannot undo your edit of revision ${
-      undone + 1
-    } on pad "${id}" as all it wrote has since been deleted: current revision is ${revision}. Nothing was changed; the edit is off your undo list, so calling again undoes the one before it (${
-      live.undo.count(agent, id)
-    } left)`,
-  );
 }

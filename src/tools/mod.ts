@@ -41,6 +41,7 @@ export {
   type ToolAnnotations,
   type ToolCall,
   type ToolContext,
+  type ToolContextOptions,
   type ToolDefinition,
   type ToolResult,
   toolResult,

@@ -34,7 +34,7 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    "Read a pad's text and revision, whole or a page: offset in UTF-16 units, limit in code points, next_offset continues. Use it on short pads and to copy exact text for edits; on long pads read_lines gives numbered lines and search_document finds text. Read-only. empty: true may also be a mistyped or expired id.",
+    "Read a pad's text and revision, whole or a page: offset in UTF-16 units, limit in code points, next_offset continues. Use it on short pads and to copy exact text for edits; on long pads read_lines gives numbered lines and search_document finds text. Read-only.",
   inputSchema: objectSchema({
     id: padIdSchema,
     offset: countSchema("Where to start (default 0); pass next_offset.")
@@ -170,7 +170,7 @@ export const getStatsTool: ToolDefinition = defineTool({
   name: "get_stats",
   title: "Rustpad server statistics",
   description:
-    "Get the Rustpad server's start time and how many pads it holds in memory and has persisted, joining no pad. Use it to check that the server answers; it fails within the timeout if not. For one pad use get_document_info.",
+    "Get the Rustpad server's start time and pad counts, joining no pad: a check that it answers. For one pad use get_document_info.",
   inputSchema: objectSchema({}),
   outputSchema: objectSchema({
     start_time: countField.describe("Unix time, seconds."),

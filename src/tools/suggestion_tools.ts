@@ -60,9 +60,8 @@ function shown(record: SuggestionRecord, context: ToolContext) {
 /** `list_suggestions`. */
 export const listSuggestionsTool: ToolDefinition = defineTool({
   name: "list_suggestions",
-  title: "List a pad's suggestions",
-  description:
-    "List a pad's suggestions (writes held with suggest: true), pending first, then decided ones: status, author, diff, who decided and where an accepted one landed. Read-only.",
+  title: "List suggestions",
+  description: "List a pad's suggestions and decisions. Read-only.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -92,14 +91,11 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
 /** `withdraw_suggestion`. */
 export const withdrawSuggestionTool: ToolDefinition = defineTool({
   name: "withdraw_suggestion",
-  title: "Withdraw your suggestion",
-  description:
-    "Withdraw a pending suggestion you made, so no one can accept it. Fails, changing nothing, if it was decided already.",
+  title: "Withdraw a suggestion",
+  description: "Withdraw your pending suggestion so no one can accept it.",
   inputSchema: objectSchema({
     id: padIdSchema,
-    suggestion_id: z.string().min(1).max(64).describe(
-      "From the write that made it.",
-    ),
+    suggestion_id: z.string().min(1).max(64).describe("From the write."),
   }),
   outputSchema: objectSchema({
     id: z.string(),

@@ -18,6 +18,7 @@ import type {
   ConfirmationGuard,
   ElicitConfirm,
 } from "../safety/confirmation.ts";
+import { RecentPads } from "../backend/recent_pads.ts";
 import { SessionHolds } from "./session_holds.ts";
 
 /** The hints a client reads to judge a tool's risk (MCP tool annotations). */
@@ -72,13 +73,23 @@ export interface ToolContext {
   readonly http: RustpadHttpClient;
   /** Confirmation tokens (the backend's). */
   readonly guard: ConfirmationGuard;
-  /** The pads this agent has read, for `RUSTPAD_REQUIRE_READ`. */
-  readonly readPads: Set<string>;
+  /**
+   * The pads this agent's identity has read, for `RUSTPAD_REQUIRE_READ`
+   * (the backend's record: per identity, not per session).
+   */
+  readonly readPads: RecentPads;
   /**
    * Who this agent is among those sharing the backend: what undo and the
    * authors of a change count as its own.
    */
   readonly agent: string;
+  /**
+   * Whether `agent` is this caller alone (a stdio process, an MCP session,
+   * a named identity), so `undo_last_edit` without `edit_id` knows whose
+   * last edit to take; `false` for the unnamed identity without a session,
+   * one token any number of callers share.
+   */
+  readonly agentKnown: boolean;
   /** This agent's subscriptions and waits, at most 20 together. */
   readonly holds: SessionHolds;
   /**
@@ -111,21 +122,10 @@ export const MAX_OPENED_PADS = 1000;
  * assert.equal(opened.has("other"), false);
  * ```
  */
-export class OpenedPads {
-  #pads = new Set<string>();
-
-  /** Note that the agent opened `padId`. */
-  add(padId: string): void {
-    this.#pads.delete(padId);
-    this.#pads.add(padId);
-    if (this.#pads.size > MAX_OPENED_PADS) {
-      this.#pads.delete(this.#pads.values().next().value as string);
-    }
-  }
-
-  /** Whether the agent opened `padId`. */
-  has(padId: string): boolean {
-    return this.#pads.has(padId);
+export class OpenedPads extends RecentPads {
+  /** An empty record of {@linkcode MAX_OPENED_PADS} pads. */
+  constructor() {
+    super(MAX_OPENED_PADS);
   }
 }
 
@@ -235,13 +235,27 @@ export function toolResult(
   return { structuredContent, text: parts };
 }
 
+/** Options for {@linkcode createToolContext}. */
+export interface ToolContextOptions {
+  /**
+   * The calls have no session (the 2026-07-28 protocol era over HTTP): the
+   * agent is the identity itself, the same for every call, so its last edit
+   * is the identity's; the unnamed identity is one shared token whose
+   * callers cannot be told apart, and undo asks them for `edit_id`.
+   *
+   * @default {false: the context is one agent (a session, a process)}
+   */
+  sessionless?: boolean;
+}
+
 /**
- * A fresh context for one agent on `backend`: its own read set, opened
- * pads and count of subscriptions and waits, its identity's pads, the
- * backend's HTTP client and tokens.
+ * A fresh context for one agent on `backend`: its opened pads and count of
+ * subscriptions and waits, its identity's pads and reads, the backend's
+ * HTTP client and tokens.
  *
  * @param backend The process-wide state.
  * @param identity The identity of the agent's session (`""`: unnamed).
+ * @param options Whether the calls have a session.
  * @returns The context; nothing to close (the backend owns the pads).
  *
  * @example Call a tool without an MCP server
@@ -263,15 +277,21 @@ export function toolResult(
 export function createToolContext(
   backend: Backend,
   identity: string = "",
+  options: ToolContextOptions = {},
 ): ToolContext {
+  const sessionless = options.sessionless === true;
   return {
     config: backend.config,
     backend,
     sessions: backend.pool(identity),
     http: backend.http,
     guard: backend.guard,
-    readPads: new Set(),
-    agent: crypto.randomUUID(),
+    readPads: backend.readPads(identity),
+    // A UUID is never an identity's name (names have no colon).
+    agent: sessionless && identity !== ""
+      ? `identity:${identity}`
+      : crypto.randomUUID(),
+    agentKnown: !sessionless || identity !== "",
     holds: new SessionHolds(),
     identity,
     openedPads: new OpenedPads(),

@@ -114,7 +114,7 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   name: "create_document",
   title: "Create a pad",
   description:
-    "Create a pad, optionally with text and language, and return its url; omit id for a random one. Use it to start a pad: it fails, changing nothing, if the pad already has text (an empty pad counts as new), so a taken id is caught. To add to an existing pad use append_to_document or edit_document.",
+    "Create a pad, optionally with text and language, and return its url; omit id for a random one. Fails if the pad already has text (an empty pad counts as new), so a taken id is caught; to add, use append_to_document or edit_document.",
   inputSchema: objectSchema({
     id: padIdSchema.optional().describe(
       "Pad id to create; omit for a random one.",
@@ -171,7 +171,7 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
   name: "append_to_document",
   title: "Append to a pad",
   description:
-    "Append text verbatim at the end of a pad, keeping what people type meanwhile; add your own leading newline if you want one. Use it to add; edit_document changes existing text. A mistyped id silently makes a new pad, so start pads with create_document. Empty text sends nothing (status 'unchanged').",
+    "Append text verbatim at the end of a pad; add your own leading newline. edit_document changes existing text. A mistyped id makes a new pad: start pads with create_document. Empty text sends nothing ('unchanged').",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("Text to append, verbatim."),
@@ -225,7 +225,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   name: "set_language",
   title: "Set a pad's language",
   description:
-    "Set a pad's editor language (syntax highlighting) for everyone who has it open; the text stays as it is and the last writer wins. For a new pad pass language to create_document. An unknown id becomes an empty pad with this language.",
+    "Set a pad's editor language (syntax highlighting) for everyone; the text stays, the last writer wins. For a new pad pass language to create_document. An unknown id becomes an empty pad with this language.",
   inputSchema: objectSchema({
     id: padIdSchema,
     language: languageSchema,

@@ -10,22 +10,23 @@ import type { SuggestionDesk } from "../../src/pad_server/mod.ts";
 export async function connectWithDesk(
   options: HarnessOptions = {},
 ): Promise<Harness> {
-  let harness: Harness | undefined;
+  // The backend is made after the pad server, which needs the desk first.
+  const agent: { harness?: Harness } = {};
+  const book = () => agent.harness!.server.backend.suggestions;
   const desk: SuggestionDesk = {
-    list: (pad) => harness!.server.backend.suggestions.list(pad),
-    decide: (pad, id, verdict, by) =>
-      harness!.server.backend.suggestions.decide(pad, id, verdict, by),
+    list: (pad) => book().list(pad),
+    decide: (pad, id, verdict, by) => book().decide(pad, id, verdict, by),
   };
   const pads = await startPadServer({ suggestions: desk });
   const connected = await connect({ ...options, pads });
-  harness = {
+  agent.harness = {
     ...connected,
     async [Symbol.asyncDispose]() {
       await connected[Symbol.asyncDispose]();
       await pads.close();
     },
   };
-  return harness;
+  return agent.harness;
 }
 
 /** `GET /api/suggestions/{id}`'s JSON. */

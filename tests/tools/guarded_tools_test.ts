@@ -38,7 +38,9 @@ Deno.test("`set_document` asks through a form that names the pad and its length,
     revision: 2,
     length: 10,
     diff: "@@ -1,1 +1,1 @@\n-secret words 🎉\n+brand-new!",
+    edit_id: result.edit_id,
   });
+  assert.match(String(result.edit_id), /^[\w-]+\.[\w-]{43}$/);
   assert.equal(h.elicitations.length, 1);
   const request = h.elicitations[0]!;
   assert.match(request.message, /pad "doc" \(14 code points now\)/);
@@ -198,7 +200,9 @@ Deno.test("`replace_in_document` replaces a unique occurrence in place", async (
     search: "cat",
     replace: "dog",
   });
+  assert.match(String(structured(result).edit_id), /^[\w-]+\.[\w-]{43}$/);
   assert.deepEqual(structured(result), {
+    edit_id: structured(result).edit_id,
     status: "applied",
     untrusted: true,
     source: "rustpad",

@@ -10,7 +10,9 @@ Deno.test("`create_document` creates a pad with text and language at a random id
   );
   const id = created.id as string;
   assert.match(id, /^[a-z0-9]{12}$/);
+  assert.match(String(created.edit_id), /^[\w-]+\.[\w-]{43}$/);
   assert.deepEqual(created, {
+    edit_id: created.edit_id,
     status: "applied",
     untrusted: true,
     source: "rustpad",
@@ -71,7 +73,9 @@ Deno.test("`append_to_document` appends verbatim and reports revision and length
   const first = structured(
     await h.call("append_to_document", { id: "log", text: "a👨‍👨‍👦‍👦" }),
   );
+  assert.match(String(first.edit_id), /^[\w-]+\.[\w-]{43}$/);
   assert.deepEqual(first, {
+    edit_id: first.edit_id,
     status: "applied",
     untrusted: true,
     source: "rustpad",

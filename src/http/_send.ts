@@ -1,0 +1,215 @@
+// Sending answers on one connection within bounds. Writes go in slices,
+// each of which the peer must take within a deadline however much of it
+// went before, so a client that stops reading is dropped whatever it read
+// earlier. A streamed body is read from the handler as it comes and
+// counted while it waits for the peer, so one connection holds at most a
+// bound of answer bytes. A peer that half-closes (shutdown(SHUT_WR), as
+// some proxies do once the request is sent) still gets its whole answer;
+// an event stream then carries SSE comments between events, so a peer that
+// closed both ways is found by the write that fails.
+
+import type { ConnectionReader } from "./_reader.ts";
+import { frame } from "./_response.ts";
+
+/**
+ * The default of {@linkcode SendBounds.writeTimeoutMs}: how long the peer
+ * has to take one slice of an answer.
+ */
+export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
+/**
+ * The default of {@linkcode SendBounds.maxQueuedBytes}: answer bytes one
+ * connection may hold that its peer has not taken, 32 MiB.
+ */
+export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+/** The most bytes one write hands the socket, each within the deadline. */
+const WRITE_SLICE_BYTES = 65_536;
+/** When an event stream to a half-closed peer gets a comment: at once, after a second, then every 15 s. */
+const PROBE_DELAYS_MS = [0, 1000, 15_000];
+const PROBE = new TextEncoder().encode(":\n\n");
+
+/** The bounds of sending, with their defaults. */
+export interface SendBounds {
+  /**
+   * How long the peer has to take each slice (64 KiB) of an answer; past
+   * it the connection is closed, whatever the peer took before.
+   *
+   * @default {30000}
+   */
+  readonly writeTimeoutMs?: number;
+  /**
+   * The most answer bytes the connection may hold that its peer has not
+   * taken; past it the connection is closed and the answer cancelled.
+   * Keep it above the largest single answer the handler makes.
+   *
+   * @default {33554432}
+   */
+  readonly maxQueuedBytes?: number;
+}
+
+/** Writes to one socket, each slice within the write deadline. */
+export class ConnectionWriter {
+  readonly #conn: Deno.Conn;
+  readonly #timeoutMs: number;
+  readonly #onTimeout: () => void;
+
+  constructor(conn: Deno.Conn, timeoutMs: number, onTimeout: () => void) {
+    this.#conn = conn;
+    this.#timeoutMs = timeoutMs;
+    this.#onTimeout = onTimeout;
+  }
+
+  /** Write all of `bytes`; rejects once the socket fails or is closed. */
+  async write(bytes: Uint8Array): Promise<void> {
+    for (let at = 0; at < bytes.length; at += WRITE_SLICE_BYTES) {
+      const slice = bytes.subarray(at, at + WRITE_SLICE_BYTES);
+      // One deadline per slice: progress within it does not extend it.
+      const timer = setTimeout(this.#onTimeout, this.#timeoutMs);
+      try {
+        for (let written = 0; written < slice.length;) {
+          written += await this.#conn.write(slice.subarray(written));
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  }
+}
+
+/** How {@linkcode sendBody} sends, and what it may watch. */
+export interface BodySending {
+  readonly chunked: boolean;
+  /** Whether the body is an event stream, which may carry comments. */
+  readonly eventStream: boolean;
+  readonly maxQueuedBytes: number;
+  /** Stop watching the peer once this many bytes are buffered. */
+  readonly maxBufferedBytes: number;
+  /** Close the connection: the queue is over its bound. */
+  readonly overflow: () => void;
+  /** Take the function that cancels the sending when the connection closes. */
+  readonly onClose: (cancel: () => void) => void;
+}
+
+/**
+ * Send `body` to the peer; true once it is sent whole. False when the
+ * handler's stream failed or the connection closed meanwhile (the body is
+ * then cancelled and, chunked, sent without its last chunk).
+ */
+export async function sendBody(
+  writer: ConnectionWriter,
+  reader: ConnectionReader,
+  body: ReadableStream<Uint8Array>,
+  sending: BodySending,
+): Promise<boolean> {
+  const source = body.getReader();
+  const queue: Uint8Array[] = [];
+  let queued = 0;
+  let ended = false;
+  let failed = false;
+  let halfClosed = false;
+  let wake: (() => void) | undefined;
+  const notify = () => wake?.();
+  const cancel = () => {
+    failed = true;
+    source.cancel().catch(() => {});
+    notify();
+  };
+  // Read ahead, so what waits for the peer is counted here.
+  const pump = (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await source.read();
+        if (done || failed) break;
+        if (value.length === 0) continue;
+        queue.push(value);
+        queued += value.length;
+        if (queued > sending.maxQueuedBytes) {
+          cancel();
+          sending.overflow();
+          break;
+        }
+        notify();
+      }
+    } catch {
+      failed = true;
+    } finally {
+      ended = true;
+      notify();
+    }
+  })();
+  sending.onClose(cancel);
+  const watching = { on: true };
+  watchPeer(reader, sending.maxBufferedBytes, watching, () => {
+    halfClosed = true;
+    notify();
+  });
+  let probes = 0;
+  // Whether the bytes sent so far end between two events.
+  let betweenEvents = true;
+  try {
+    for (;;) {
+      if (queue.length === 0 && !ended && !failed) {
+        const probing = halfClosed && sending.eventStream;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const woken = await new Promise<boolean>((resolve) => {
+          wake = () => resolve(true);
+          if (probing) {
+            const delay = PROBE_DELAYS_MS[Math.min(probes, 2)]!;
+            timer = setTimeout(() => resolve(false), delay);
+          }
+        });
+        clearTimeout(timer);
+        wake = undefined;
+        if (!woken && queue.length === 0 && betweenEvents) {
+          probes++;
+          await writer.write(sending.chunked ? frame(PROBE) : PROBE);
+        }
+        continue;
+      }
+      if (failed) return false;
+      const value = queue.shift();
+      if (value === undefined) break;
+      await writer.write(sending.chunked ? frame(value) : value);
+      queued -= value.length;
+      betweenEvents = endsEvent(value);
+    }
+    return true;
+  } catch {
+    // The peer left or stopped reading: end without the last chunk, so
+    // the client knows the body is cut.
+    cancel();
+    return false;
+  } finally {
+    watching.on = false;
+    await pump;
+  }
+}
+
+/** Whether `bytes` end with a blank line, as an SSE event does. */
+function endsEvent(bytes: Uint8Array): boolean {
+  const last = bytes.length - 1;
+  return bytes[last] === 10 &&
+    (bytes[last - 1] === 10 ||
+      (bytes[last - 1] === 13 && bytes[last - 2] === 10));
+}
+
+/**
+ * While a response streams, keep reading, so a half-close is seen. Stops
+ * once a head's worth of pipelined bytes is buffered; they wait for the
+ * next request.
+ */
+function watchPeer(
+  reader: ConnectionReader,
+  maxBufferedBytes: number,
+  watching: { on: boolean },
+  halfClosed: () => void,
+): void {
+  const watch = async () => {
+    while (watching.on && reader.buffered <= maxBufferedBytes) {
+      if (!await reader.fill()) {
+        if (watching.on) halfClosed();
+        return;
+      }
+    }
+  };
+  watch().catch(() => {});
+}
