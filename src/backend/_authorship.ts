@@ -1,7 +1,7 @@
 // Who wrote each code point of a pad's text, kept as runs (length, author,
-// the revision that wrote it) in chunks of a few hundred: an operation
-// copies the chunks it retains whole and rebuilds only those it touches, so
-// each costs about the number of chunks plus its own size, not the pad's.
+// the revision that wrote it) in chunks of at most 128: an operation skips
+// the chunks it retains by their lengths and splices runs only in those it
+// touches, so each costs about the number of chunks, not the pad's length.
 
 import { codePointLength } from "../ot/code_points.ts";
 import type { TextOperation } from "../ot/operation.ts";
@@ -17,31 +17,20 @@ export interface Run {
 }
 
 interface Chunk {
-  readonly runs: readonly Run[];
-  readonly length: number;
+  /** Mutable: an operation splices the runs of the chunks it touches. */
+  runs: MutableRun[];
+  length: number;
 }
 
-/** Chunks rebuilt from runs are this many runs at most. */
-const CHUNK_RUNS = 256;
-/** A chunk kept whole is at least this many runs; smaller ones are joined. */
-const MIN_KEPT_RUNS = 64;
+type MutableRun = { -readonly [K in keyof Run]: Run[K] };
 
-function chunkOf(runs: Run[]): Chunk {
+/** A chunk past this many runs is split in two. */
+const MAX_CHUNK_RUNS = 128;
+
+function chunkOf(runs: MutableRun[]): Chunk {
   let length = 0;
   for (const run of runs) length += run.length;
   return { runs, length };
-}
-
-/** Add `run` to `runs`, joined to the last one if the same write. */
-function pushRun(runs: Run[], run: Run): void {
-  if (run.length === 0) return;
-  const last = runs.at(-1);
-  if (
-    last !== undefined && last.author === run.author &&
-    last.revision === run.revision
-  ) {
-    runs[runs.length - 1] = { ...last, length: last.length + run.length };
-  } else runs.push(run);
 }
 
 /** The authorship of one pad's text at one revision. */
@@ -62,50 +51,54 @@ export class Authorship {
   apply(operation: TextOperation, author: UserId): void {
     const revision = ++this.revision;
     const chunks = this.#chunks;
-    const out: Chunk[] = [];
-    let building: Run[] = [];
-    const flush = () => {
-      if (building.length > 0) out.push(chunkOf(building));
-      building = [];
-    };
+    // Where the operation is: chunk `chunk`, `at` code points into it.
     let chunk = 0;
-    let run = 0;
-    let offset = 0;
-    /** Walk `count` code points of the old text, keeping them or not. */
-    const walk = (count: number, keep: boolean) => {
-      while (count > 0) {
-        const current = chunks[chunk]!;
-        if (keep && run === 0 && offset === 0 && current.length <= count) {
-          flush();
-          out.push(current);
-          count -= current.length;
-          chunk++;
-          continue;
-        }
-        const at = current.runs[run]!;
-        const taken = Math.min(count, at.length - offset);
-        if (keep) pushRun(building, { ...at, length: taken });
-        count -= taken;
-        offset += taken;
-        if (offset === at.length) {
-          offset = 0;
-          if (++run === current.runs.length) [chunk, run] = [chunk + 1, 0];
-        }
-      }
-    };
+    let at = 0;
     for (const component of operation.components) {
       if (typeof component === "string") {
+        if (chunk === chunks.length) {
+          if (chunk === 0) chunks.push({ runs: [], length: 0 });
+          else [chunk, at] = [chunk - 1, chunks[chunk - 1]!.length];
+        }
         const length = codePointLength(component);
-        pushRun(building, { length, author, revision });
-      } else walk(Math.abs(component), component > 0);
+        insertRun(chunks[chunk]!, at, { length, author, revision });
+        at += length;
+      } else if (component > 0) {
+        let count = component;
+        while (count > 0) {
+          const left = chunks[chunk]!.length - at;
+          if (count < left) {
+            at += count;
+            break;
+          }
+          count -= left;
+          chunk++;
+          at = 0;
+        }
+      } else {
+        let count = -component;
+        while (count > 0) {
+          const target = chunks[chunk]!;
+          const removed = Math.min(count, target.length - at);
+          deleteRuns(target, at, removed);
+          count -= removed;
+          if (at === target.length) {
+            chunk++;
+            at = 0;
+          }
+        }
+      }
     }
-    flush();
-    this.#chunks = rechunk(out);
+    this.#chunks = rebalance(chunks);
   }
 
   /** Every run, in text order. */
-  *runs(): Generator<Run> {
-    for (const chunk of this.#chunks) yield* chunk.runs;
+  runs(): Run[] {
+    const runs: Run[] = [];
+    for (const chunk of this.#chunks) {
+      for (const run of chunk.runs) runs.push(run);
+    }
+    return runs;
   }
 
   /** The text's length in code points. */
@@ -116,26 +109,65 @@ export class Authorship {
   }
 }
 
-/** Big chunks kept as they are, small neighbours joined into new ones. */
-function rechunk(chunks: Chunk[]): Chunk[] {
+/** The run index holding code point `at` of `chunk`, and `at` within it. */
+function find(chunk: Chunk, at: number): [number, number] {
+  let index = 0;
+  while (index < chunk.runs.length && at >= chunk.runs[index]!.length) {
+    at -= chunk.runs[index]!.length;
+    index++;
+  }
+  return [index, at];
+}
+
+/** Put `run` at code point `at` of `chunk`, splitting the run there. */
+function insertRun(chunk: Chunk, at: number, run: MutableRun): void {
+  const [index, offset] = find(chunk, at);
+  chunk.length += run.length;
+  if (offset === 0) {
+    const before = chunk.runs[index - 1];
+    if (
+      before !== undefined && before.author === run.author &&
+      before.revision === run.revision
+    ) {
+      before.length += run.length;
+    } else chunk.runs.splice(index, 0, run);
+    return;
+  }
+  const split = chunk.runs[index]!;
+  const tail = { ...split, length: split.length - offset };
+  split.length = offset;
+  chunk.runs.splice(index + 1, 0, run, tail);
+}
+
+/** Remove `count` code points of `chunk` from `at`, all within it. */
+function deleteRuns(chunk: Chunk, at: number, count: number): void {
+  chunk.length -= count;
+  let [index, offset] = find(chunk, at);
+  while (count > 0) {
+    const run = chunk.runs[index]!;
+    const removed = Math.min(count, run.length - offset);
+    run.length -= removed;
+    count -= removed;
+    if (run.length === 0) chunk.runs.splice(index, 1);
+    else [index, offset] = [index + 1, 0];
+  }
+}
+
+/** Empty chunks dropped, long ones split. */
+function rebalance(chunks: Chunk[]): Chunk[] {
+  if (!chunks.some((c) => c.length === 0 || c.runs.length > MAX_CHUNK_RUNS)) {
+    return chunks;
+  }
   const result: Chunk[] = [];
-  let joined: Run[] = [];
-  const close = () => {
-    if (joined.length > 0) result.push(chunkOf(joined));
-    joined = [];
-  };
   for (const chunk of chunks) {
-    const runs = chunk.runs.length;
-    if (runs >= MIN_KEPT_RUNS && runs <= 2 * CHUNK_RUNS) {
-      close();
+    if (chunk.length === 0) continue;
+    if (chunk.runs.length <= MAX_CHUNK_RUNS) {
       result.push(chunk);
       continue;
     }
-    for (const run of chunk.runs) {
-      pushRun(joined, run);
-      if (joined.length >= CHUNK_RUNS) close();
-    }
+    const half = chunk.runs.length >> 1;
+    result.push(chunkOf(chunk.runs.slice(0, half)));
+    result.push(chunkOf(chunk.runs.slice(half)));
   }
-  close();
   return result;
 }

@@ -11,7 +11,7 @@ import { advanceCodePoints } from "../ot/code_points.ts";
 import type { UserId } from "../rustpad/protocol.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import { LineIndex } from "../text/lines.ts";
-import { Authorship, type Run } from "./_authorship.ts";
+import { Authorship } from "./_authorship.ts";
 
 const indexes = new WeakMap<PadSession, Authorship>();
 
@@ -45,6 +45,8 @@ export interface Provenance {
   readonly changed: readonly ChangedStretch[];
   /** For the lines asked, if any. */
   readonly lines: readonly LineWriter[];
+  /** The text's number of lines. */
+  readonly lineCount: number;
 }
 
 /** The index of `session`, made on first use and kept from then on. */
@@ -130,6 +132,8 @@ export function provenance(
     open = undefined;
   };
   let at = 0;
+  // Runs come in text order: the line of each run's start only moves on.
+  let line = 1;
   for (const run of index.runs()) {
     const end = advanceCodePoints(text, at, run.length);
     if (run.revision > since) {
@@ -140,8 +144,18 @@ export function provenance(
         Math.max(run.revision, open.writers.get(run.author) ?? 0),
       );
     } else close();
-    if (startLine <= last) {
-      attribute(latest, lineIndex, run, at, end, startLine, last);
+    while (line < lineIndex.count && lineIndex.start(line + 1) <= at) line++;
+    if (line <= last && end > at) {
+      for (let l = Math.max(line, startLine); l <= last; l++) {
+        if (l > line && lineIndex.start(l) >= end) break;
+        const slot = latest[l - startLine];
+        if (slot === undefined || run.revision > slot.revision) {
+          latest[l - startLine] = {
+            author: run.author,
+            revision: run.revision,
+          };
+        }
+      }
     }
     at = end;
   }
@@ -152,27 +166,8 @@ export function provenance(
     knownFrom: session.oldestRevision,
     changed,
     lines: groupLines(latest, startLine),
+    lineCount: lineIndex.count,
   };
-}
-
-/** Note `run`, at `from` to `to`, as a writer of the lines it touches. */
-function attribute(
-  latest: { author: UserId | undefined; revision: number }[],
-  lines: LineIndex,
-  run: Run,
-  from: number,
-  to: number,
-  startLine: number,
-  endLine: number,
-): void {
-  const first = Math.max(startLine, lines.lineOf(from));
-  const final = Math.min(endLine, lines.lineOf(Math.max(from, to - 1)));
-  for (let line = first; line <= final; line++) {
-    const slot = latest[line - startLine];
-    if (slot === undefined || run.revision > slot.revision) {
-      latest[line - startLine] = { author: run.author, revision: run.revision };
-    }
-  }
 }
 
 /** Consecutive lines with one writer, as ranges. */

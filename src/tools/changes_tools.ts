@@ -24,6 +24,8 @@ import { defineTool, type ToolDefinition } from "./tool.ts";
 
 /** The most stretches one answer lists (each cut at 2,000 code points). */
 const MAX_HUNKS = 200;
+/** The most lines one answer attributes, as read_lines reads them. */
+const MAX_LINES = 2000;
 
 const authorSchema = objectSchema({
   name: z.string(),
@@ -62,6 +64,9 @@ export const getChangesTool: ToolDefinition = defineTool({
       author: authorSchema,
       revision: countField.describe("The revision that wrote them."),
     })).optional(),
+    next_start_line: countField.optional().describe(
+      "Attributed lines stop at 2,000: continue from here.",
+    ),
     ...untrustedShape,
   }),
   annotations: READ_ANNOTATIONS,
@@ -77,12 +82,20 @@ export const getChangesTool: ToolDefinition = defineTool({
       );
     }
     const startLine = args.start_line ?? 1;
+    const endLine = Math.min(
+      args.end_line ?? Number.MAX_SAFE_INTEGER,
+      startLine + MAX_LINES - 1,
+    );
     const found = provenance(
       session,
       since,
       wantsLines ? startLine : 1,
-      wantsLines ? args.end_line ?? Number.MAX_SAFE_INTEGER : 0,
+      wantsLines ? endLine : 0,
     );
+    const nextStartLine = wantsLines && endLine < found.lineCount &&
+        endLine < (args.end_line ?? Number.MAX_SAFE_INTEGER)
+      ? endLine + 1
+      : undefined;
     markRead(context, id);
     const live = LivePads.of(context.sessions);
     const authors = new Set<UserId>();
@@ -128,6 +141,7 @@ export const getChangesTool: ToolDefinition = defineTool({
       hunks,
       ...(more > 0 && { more_hunks: more }),
       ...(wantsLines && { lines }),
+      ...(nextStartLine !== undefined && { next_start_line: nextStartLine }),
       untrusted: true,
       source: "rustpad",
     };
@@ -138,7 +152,7 @@ export const getChangesTool: ToolDefinition = defineTool({
         }\n${hunk.text}`
       ),
       ...lines.map((line) =>
-        `lines ${line.start_line}-${line.end_line}: ${line.author.name} (revision ${line.revision})`
+        `${line.start_line}-${line.end_line}: ${line.author.name}, r${line.revision}`
       ),
     ].join("\n");
     return untrustedResult(
@@ -147,7 +161,17 @@ export const getChangesTool: ToolDefinition = defineTool({
         found.changed.length === 1 ? "hunk" : "hunks"
       } changed since revision ${since}${
         more > 0 ? ` (first ${hunks.length} shown)` : ""
-      }${wantsLines ? `; writers of ${lines.length} line ranges` : ""}:`,
+      }${
+        wantsLines
+          ? `; who last wrote lines ${startLine} to ${
+            Math.min(endLine, found.lineCount)
+          }, as 'first-last: author, r revision'${
+            nextStartLine === undefined
+              ? ""
+              : ` (next_start_line ${nextStartLine})`
+          }`
+          : ""
+      }:`,
       shown,
       `pad "${id}" (its text and people's names)`,
     );
