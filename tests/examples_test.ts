@@ -1,59 +1,157 @@
 import assert from "node:assert/strict";
+import { SqlitePadDatabase } from "../src/pad_server/mod.ts";
+import { RawPerson } from "./_person.ts";
+import { type ScratchHome, scratchHome } from "./cli/_run.ts";
 
-Deno.test("the demo with --once runs a person and an agent in one pad, keeps both, and names the editor URL", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("../examples/demo.ts", import.meta.url).pathname,
-      "--once",
-    ],
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-  }).output();
-  const stdout = new TextDecoder().decode(output.stdout);
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  assert.match(stdout, /Introduction\n\s*- buy milk/);
-  assert.match(stdout, /\[dialog\] Replace the whole text of pad "demo"/);
-  assert.match(stdout, /Final text over HTTP:\n# Plan\n\nAll done\.\n/);
+const DEMO = new URL("../examples/demo.ts", import.meta.url).pathname;
+
+/** The demo as a child with its own home, stdin and stdout piped. */
+class Demo implements AsyncDisposable {
+  readonly #child: Deno.ChildProcess;
+  readonly #reader: ReadableStreamDefaultReader<string>;
+  readonly #stdin: WritableStreamDefaultWriter<Uint8Array>;
+  stdout = "";
+
+  constructor(home: ScratchHome, args: string[]) {
+    this.#child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", DEMO, ...args],
+      env: { NO_COLOR: "1", ...home.env },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    this.#reader = this.#child.stdout.pipeThrough(new TextDecoderStream())
+      .getReader();
+    this.#stdin = this.#child.stdin.getWriter();
+  }
+
+  /** Read stdout until `pattern` matches what was read; its match. */
+  async until(pattern: RegExp): Promise<RegExpExecArray> {
+    while (true) {
+      const found = pattern.exec(this.stdout);
+      if (found !== null) return found;
+      const { value, done } = await this.#reader.read();
+      if (done) {
+        assert.fail(`The demo ended before ${pattern}:\n${this.stdout}`);
+      }
+      this.stdout += value;
+    }
+  }
+
+  /** Type a line at the demo's terminal. */
+  async answer(line: string): Promise<void> {
+    await this.#stdin.write(new TextEncoder().encode(`${line}\n`));
+  }
+
+  /** Ctrl-C, as a terminal sends it. */
+  interrupt(): void {
+    this.#child.kill("SIGINT");
+  }
+
+  /** Read to the end; the exit code. */
+  async exit(): Promise<number> {
+    await this.#stdin.close().catch(() => {});
+    while (true) {
+      const { value, done } = await this.#reader.read();
+      if (done) break;
+      this.stdout += value;
+    }
+    return (await this.#child.status).code;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    try {
+      this.#child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+    await this.exit();
+  }
+}
+
+/** A pad's text as the demo's pads file keeps it. */
+function keptText(home: ScratchHome, pad: string): string | undefined {
+  using database = new SqlitePadDatabase(home.padsFile);
+  return database.get(pad)?.text;
+}
+
+Deno.test("the demo with --once runs a person and an agent in one pad, asks the person at the terminal before replacing it, and keeps the pad", async () => {
+  await using home = await scratchHome();
+  {
+    await using demo = new Demo(home, ["--once"]);
+    await demo.until(/Allow it\? \[y\/N\] /);
+    await demo.answer("y");
+    assert.equal(await demo.exit(), 0, demo.stdout);
+    assert.match(demo.stdout, /Introduction\n\s*- buy milk/);
+    assert.match(
+      demo.stdout,
+      /\[dialog\] Replace the whole text of pad "demo" .*\n {2}Allow it\? \[y\/N\] y\n/,
+    );
+    assert.match(demo.stdout, /Final text over HTTP:\n# Plan\n\nAll done\.\n/);
+    assert.match(
+      demo.stdout,
+      new RegExp(
+        `^Open http://127\\.0\\.0\\.1:${home.port}/#demo in a browser to watch the agent write`,
+        "m",
+      ),
+    );
+    assert.match(demo.stdout, /Stopped\. The pads are kept \(pads persist in /);
+  }
+  assert.equal(keptText(home, "demo"), "# Plan\n\nAll done.\n");
+});
+
+Deno.test("the demo run again takes a fresh pad beside the kept one, and a no at the terminal leaves the pad as the people wrote it", async () => {
+  await using home = await scratchHome();
+  {
+    await using first = new Demo(home, ["--once"]);
+    await first.answer("y");
+    assert.equal(await first.exit(), 0, first.stdout);
+  }
+  await using again = new Demo(home, ["--once"]);
+  await again.answer("no");
+  assert.equal(await again.exit(), 0, again.stdout);
+  assert.match(again.stdout, /#demo-2 in a browser/);
+  assert.match(again.stdout, /Allow it\? \[y\/N\] no\n/);
   assert.match(
-    stdout,
-    /^Open http:\/\/127\.0\.0\.1:\d+\/#demo in a browser to watch the agent write/m,
+    again.stdout,
+    /Final text over HTTP:\n# Plan\n\nIntroduction\n- buy milk\n/,
+  );
+  assert.equal(keptText(home, "demo"), "# Plan\n\nAll done.\n");
+});
+
+Deno.test("the demo waits for a person to open the pad, then keeps the agent writing until Ctrl-C and keeps the pad", async () => {
+  await using home = await scratchHome();
+  await using demo = new Demo(home, []);
+  const [, base] = await demo.until(
+    /^Open (http:\S+)\/#demo in a browser[^]*Waiting up to 300 s/m,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  assert.doesNotMatch(demo.stdout, /Ada opens the pad/);
+  await using grace = await RawPerson.open(base!, "demo");
+  grace.announce("Grace");
+  await demo.until(/Grace opened the pad: the agent starts/);
+  await demo.until(/Allow it\? \[y\/N\] /);
+  await demo.answer("y");
+  await demo.until(/> append_to_document: /);
+  demo.interrupt();
+  assert.equal(await demo.exit(), 0, demo.stdout);
+  assert.match(demo.stdout, /\nStopped\. The pads are kept \(.*\)\.\n$/);
+  assert.match(
+    keptText(home, "demo") ?? "",
+    /^# Plan\n\nAll done\.\n- The pad keeps every keystroke/,
   );
 });
 
-Deno.test("the demo without --once keeps the agent writing until Ctrl-C, then stops cleanly", async () => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("../examples/demo.ts", import.meta.url).pathname,
-    ],
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let stdout = "";
-  while (!/> append_to_document: /.test(stdout)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    stdout += value;
-  }
-  const url = /^Open (http:\/\/\S+) in a browser/m.exec(stdout)?.[1];
-  const text = await (await fetch(url!.replace("/#", "/api/text/"))).text();
-  assert.match(text, /^# Plan\n\nAll done\.\n- The pad keeps every keystroke/);
-  child.kill("SIGINT");
-  while (true) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    stdout += value;
-  }
-  const status = await child.status;
-  await child.stderr.cancel();
-  assert.equal(status.code, 0);
-  assert.match(stdout, /\nStopped\.\n$/);
+Deno.test("the demo stops after its time limit when nobody opens the pad, and says how to try again", async () => {
+  await using home = await scratchHome();
+  await using demo = new Demo(home, ["--wait-seconds", "1"]);
+  assert.equal(await demo.exit(), 0, demo.stdout);
+  assert.match(demo.stdout, /Waiting up to 1 s for someone to open it/);
+  assert.match(
+    demo.stdout,
+    /Nobody opened http:\S+#demo in time; run deno task demo again when ready/,
+  );
+  assert.doesNotMatch(demo.stdout, /Ada opens the pad/);
 });
 
 function inherited(...names: string[]): Record<string, string> {

@@ -30,3 +30,21 @@ Deno.test("README's Configuration table names every variable", () => {
     assert.ok(configuration.includes(`\`${name}\``), name);
   }
 });
+
+Deno.test("every `deno task` README names is a task in deno.json, and Start here is two commands: the demo and .ci/run", async () => {
+  const config = JSON.parse(
+    await Deno.readTextFile(new URL("../deno.json", import.meta.url)),
+  );
+  const named = new Set(
+    [...README.matchAll(/deno task ([a-z:]+)/g)].map((match) => match[1]!),
+  );
+  assert.ok(named.size > 3, [...named].join(", "));
+  for (const task of named) assert.ok(task in config.tasks, task);
+  const start = section("Start here: a pad in your browser beside the agent");
+  const commands = /```sh\n([^]*?)```/.exec(start)?.[1]?.trim().split("\n")
+    .map((line) => line.replace(/\s*#.*$/, ""));
+  assert.deepEqual(commands, ["deno task demo", "bash .ci/run"]);
+  assert.ok(
+    (await Deno.stat(new URL("../.ci/run", import.meta.url))).isFile,
+  );
+});

@@ -1,8 +1,9 @@
 // The MCP server with its own pad server in the same process: `--embedded
 // [[HOST:]PORT]` or RUSTPAD_URL=embedded start the compatible pad server
-// (loopback, a free port by default), point the tools at it, and print the
-// editor's URL on stderr. Pad ids are the pads' only access control, so
-// anything but loopback needs RUSTPAD_EMBEDDED_PUBLIC=true.
+// (127.0.0.1:3030 by default, see _pad_place.ts; pads in the user's data
+// directory), point the tools at it, and print the editor's URL on stderr.
+// Pad ids are the pads' only access control, so anything but loopback needs
+// RUSTPAD_EMBEDDED_PUBLIC=true.
 
 import {
   type Config,
@@ -15,17 +16,24 @@ import type { Backend } from "../backend/backend.ts";
 import {
   type PadServer,
   SqlitePadDatabase,
-  startPadServer,
   type SuggestionDesk,
 } from "../pad_server/mod.ts";
+import {
+  DATA_DIRECTORY_VARIABLES,
+  defaultPadsFile,
+} from "./_data_directory.ts";
+import { PadPlace, type Serving } from "./_pad_place.ts";
 
 /** Exit code for a bad flag or configuration value. */
 const USAGE_EXIT_CODE = 2;
 
 /** A running embedded pad server; disposing it stops it. */
 export interface EmbeddedPads extends AsyncDisposable {
-  /** The pad server. */
-  readonly server: PadServer;
+  /**
+   * The pad server, while this process serves it; `undefined` while it
+   * uses the one another process serves on the same port.
+   */
+  readonly server: PadServer | undefined;
   /** Its base URL as this process's tools reach it, ending in `/`. */
   readonly url: URL;
   /** On SIGINT or SIGTERM, write the pads and exit (for stdio mode). */
@@ -100,37 +108,79 @@ export async function configure(
     console.error(`rustpad-mcp: ${error.message}`);
     return USAGE_EXIT_CODE;
   }
-  if (wanted === undefined) return { config, embedded: undefined };
-  const embedded = await startEmbedded(wanted, config);
+  if (wanted === undefined) {
+    if (!env.RUSTPAD_URL?.trim()) {
+      console.error(
+        "rustpad-mcp: RUSTPAD_URL is not set: using the public server https://rustpad.io/, where anyone who learns a pad's id reads it; set RUSTPAD_URL for your own server, or use --embedded for pads on this machine",
+      );
+    }
+    return { config, embedded: undefined };
+  }
+  const embedded = await startEmbedded(wanted, config, padsFile(config));
   if (typeof embedded === "number") return embedded;
   return { config: { ...config, rustpadUrl: embedded.url }, embedded };
 }
 
-/** The URL this process's tools reach a pad server at. */
-function reachable(hostname: string, port: number): URL {
-  // A wildcard address is reached on loopback.
-  const host = hostname === "0.0.0.0"
-    ? "127.0.0.1"
-    : hostname === "::"
-    ? "[::1]"
-    : hostname.includes(":")
-    ? `[${hostname}]`
-    : hostname;
-  return new URL(`http://${host}:${port}/`);
+/** The pads file from RUSTPAD_EMBEDDED_DB, else the data directory's. */
+function padsFile(config: Config): string | undefined {
+  if (config.embeddedDatabase !== undefined) {
+    return config.embeddedDatabase || undefined;
+  }
+  const env: Record<string, string | undefined> = {};
+  for (const name of DATA_DIRECTORY_VARIABLES) env[name] = Deno.env.get(name);
+  return defaultPadsFile(env, Deno.build.os);
+}
+
+/** A pads file that cannot be used, said as the line on stderr says it. */
+class PadsFileError extends Error {}
+
+/**
+ * A SQLite store in `path` (its folder made if missing), else memory, and
+ * the agent's suggestions on `desk`.
+ */
+function serving(
+  path: string | undefined,
+  desk: SuggestionDesk,
+): () => Serving {
+  return () => {
+    if (path === undefined) {
+      return { options: { suggestions: desk }, release() {} };
+    }
+    const folder = path.replace(/[\\/][^\\/]*$/, "");
+    let database: SqlitePadDatabase;
+    try {
+      if (folder !== path && folder !== "") {
+        Deno.mkdirSync(folder, { recursive: true });
+      }
+      database = new SqlitePadDatabase(path);
+    } catch (error) {
+      const reason = (error as Error).message;
+      throw new PadsFileError(
+        reason.startsWith("Cannot ")
+          ? reason
+          : `Cannot persist pads in ${path} as its folder cannot be made: ${reason}`,
+      );
+    }
+    return {
+      options: { database, suggestions: desk },
+      release: () => database.close(),
+    };
+  };
 }
 
 async function startEmbedded(
   wanted: string,
   config: Config,
+  path: string | undefined,
 ): Promise<EmbeddedPads | number> {
   const listen = wanted.trim() === ""
-    ? { hostname: "127.0.0.1", port: 0 }
+    ? config.embeddedListen
     : parseListen(wanted);
   if (listen === undefined) {
     console.error(
       `rustpad-mcp: --embedded ${
         JSON.stringify(wanted)
-      } is not accepted: expected [HOST:]PORT such as 3030 or 127.0.0.1:3030, or nothing for a free port on 127.0.0.1`,
+      } is not accepted: expected [HOST:]PORT such as 3030 or 127.0.0.1:3030, 0 for a free port, or nothing for RUSTPAD_EMBEDDED_LISTEN (127.0.0.1:3030 by default)`,
     );
     return USAGE_EXIT_CODE;
   }
@@ -140,50 +190,41 @@ async function startEmbedded(
     );
     return USAGE_EXIT_CODE;
   }
-  let database: SqlitePadDatabase | undefined;
-  const path = config.embeddedDatabase;
-  if (path !== undefined) {
-    try {
-      database = new SqlitePadDatabase(path);
-    } catch (error) {
-      console.error(
-        `rustpad-mcp: RUSTPAD_EMBEDDED_DB: ${(error as Error).message}`,
-      );
-      return USAGE_EXIT_CODE;
-    }
-  }
-  let server: PadServer;
+  const stored = path !== undefined
+    ? `pads persist in ${path}`
+    : config.embeddedDatabase === false
+    ? "pads in memory only"
+    : "pads in memory only, as no HOME names a data directory; set RUSTPAD_EMBEDDED_DB to keep them";
+  let place: PadPlace;
   const desk = new BackendDesk();
   try {
-    server = await startPadServer({
-      ...listen,
-      ...(database === undefined ? {} : { database }),
-      suggestions: desk,
+    place = await PadPlace.open(listen, serving(path, desk), (taken) => {
+      console.error(
+        `rustpad-mcp: the pad server at ${taken.url.href} stopped: this process serves it now (${stored})`,
+      );
     });
   } catch (error) {
-    database?.close();
-    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    if (!(error instanceof PadsFileError)) throw error;
     console.error(
-      `rustpad-mcp: Cannot serve the embedded pad server on ${listen.hostname}:${listen.port} as the address is in use: choose another port, or none for a free one`,
+      `rustpad-mcp: ${error.message}; set RUSTPAD_EMBEDDED_DB to another file, or to memory to keep pads in memory only`,
     );
     return USAGE_EXIT_CODE;
   }
-  const url = reachable(listen.hostname, server.port);
-  const stored = path === undefined
-    ? "pads in memory only"
-    : `pads persist in ${path}`;
+  const where = place.server === undefined
+    ? `already served by another process, which keeps its pads; this one serves them if it stops`
+    : stored;
+  if (place.url.port !== String(listen.port) && listen.port !== 0) {
+    console.error(
+      `rustpad-mcp: ${listen.hostname}:${listen.port} is in use by something other than a pad server: the embedded pad server listens on port ${place.url.port} instead`,
+    );
+  }
   console.error(
-    `rustpad-mcp: embedded pad server at ${url.href} (${stored}); open ${url.href}#NAME in a browser to edit pad NAME beside the agent`,
+    `rustpad-mcp: embedded pad server at ${place.url.href} (${where}); open ${place.url.href}#NAME in a browser to edit pad NAME beside the agent`,
   );
-  return handle(server, url, database, desk);
+  return handle(place, desk);
 }
 
-function handle(
-  server: PadServer,
-  url: URL,
-  database: SqlitePadDatabase | undefined,
-  desk: BackendDesk,
-): EmbeddedPads {
+function handle(place: PadPlace, desk: BackendDesk): EmbeddedPads {
   const signals: Deno.Signal[] = Deno.build.os === "windows"
     ? ["SIGINT", "SIGBREAK"]
     : ["SIGINT", "SIGTERM"];
@@ -192,15 +233,13 @@ function handle(
     if (onSignal !== undefined) {
       for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
     }
-    // Unlike the real server, write what changed since the last snapshot:
-    // a person's last words are not lost to Ctrl-C.
-    server.snapshot();
-    await server.close();
-    database?.close();
+    await place[Symbol.asyncDispose]();
   };
   return {
-    server,
-    url,
+    get server() {
+      return place.server;
+    },
+    url: place.url,
     exitOnSignal() {
       onSignal = () => {
         console.error("rustpad-mcp: stopping the embedded pad server");

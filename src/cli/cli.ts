@@ -98,6 +98,12 @@ export async function main(args: string[]): Promise<number> {
     );
   }
   embedded?.exitOnSignal();
+  if (Deno.stdin.isTerminal()) {
+    // Someone ran it by hand (deno task start): say what it waits for.
+    console.error(
+      "rustpad-mcp: this is an MCP server on stdio: it waits for an MCP client to talk to it on stdin; add it to a client (see README), or try deno task demo. Ctrl-D or Ctrl-C stops it",
+    );
+  }
   if (embedded === undefined) return await serveStdio(config);
   // The pad server's page decides the suggestions this backend holds.
   await using backend = createBackend(config);

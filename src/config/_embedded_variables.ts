@@ -2,11 +2,18 @@
 // or RUSTPAD_URL=embedded), spread into VARIABLES in _variables.ts.
 
 import { booleanValue, notAccepted, type ValueParser } from "./_parse.ts";
+import { listenValue } from "./_http_variables.ts";
+import type { ListenAddress } from "./listen.ts";
 import type { Settings, Variable } from "./settings.ts";
 
-type EmbeddedKey = "embeddedPublic" | "embeddedDatabase";
+type EmbeddedKey = "embeddedPublic" | "embeddedDatabase" | "embeddedListen";
 
 const MAX_PATH_LENGTH = 4096;
+/** Rustpad's own port: the embedded pad server's URLs stay the same. */
+const DEFAULT_EMBEDDED_LISTEN: ListenAddress = {
+  hostname: "127.0.0.1",
+  port: 3030,
+};
 
 /** A file path: trimmed, no control characters; `undefined` when unset. */
 export function pathValue(
@@ -19,11 +26,18 @@ export function pathValue(
       throw notAccepted(
         name,
         value,
-        `expected a file path of at most ${MAX_PATH_LENGTH} characters without control characters, such as ${example}`,
+        `expected a file path of at most ${MAX_PATH_LENGTH} characters without control characters, such as ${example}, or memory`,
       );
     }
     return path;
   };
+}
+
+/** A path, or `false` for the word `memory` (any case). */
+function databaseValue(): ValueParser<string | false | undefined> {
+  const path = pathValue();
+  return (value, name) =>
+    value?.trim().toLowerCase() === "memory" ? false : path(value, name);
 }
 
 /** The embedded pad server's rows, in --help order. */
@@ -40,8 +54,16 @@ export const EMBEDDED_VARIABLES: {
   embeddedDatabase: {
     name: "RUSTPAD_EMBEDDED_DB",
     meaning:
-      "SQLite file the embedded pad server persists pads in, as the real server does: a pad is written a few seconds after it changes and restored when the server starts again. Unset: pads live in memory only.",
-    default: "unset (memory only)",
-    parse: pathValue(),
+      "SQLite file the embedded pad server persists pads in, as the real server does: a pad is written a few seconds after it changes and when the server stops, and restored when it starts again. By default rustpad-mcp/pads.sqlite in the user's data directory: $XDG_DATA_HOME or ~/.local/share, ~/Library/Application Support on macOS, %LOCALAPPDATA% on Windows. The word memory keeps pads in memory only.",
+    default: "the user's data directory",
+    parse: databaseValue(),
+  },
+  embeddedListen: {
+    name: "RUSTPAD_EMBEDDED_LISTEN",
+    meaning:
+      "[HOST:]PORT the embedded pad server listens on unless --embedded gives one; HOST defaults to 127.0.0.1, port 0 picks a free port. When the port is taken by a pad server (another rustpad-mcp --embedded, or Rustpad), the tools use that one; when by anything else, the first free one of the 9 ports after it, else any free port.",
+    default: "127.0.0.1:3030",
+    parse: (value, name) =>
+      listenValue()(value, name) ?? DEFAULT_EMBEDDED_LISTEN,
   },
 };

@@ -28,7 +28,8 @@ type HttpKey =
   | "maxMessageBytes"
   | "confirmSecret";
 
-function listenValue(): ValueParser<ListenAddress | undefined> {
+/** `[HOST:]PORT`, as `--http` takes it; `undefined` when unset. */
+export function listenValue(): ValueParser<ListenAddress | undefined> {
   return (value, name) => {
     if (value === undefined) return undefined;
     const address = parseListen(value);

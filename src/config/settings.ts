@@ -187,12 +187,24 @@ export interface Config {
    */
   readonly embeddedPublic: boolean;
   /**
-   * The SQLite file the embedded pad server persists pads in; memory only
-   * when unset.
+   * The SQLite file the embedded pad server persists pads in: `undefined`
+   * for `pads.sqlite` in the user's data directory (the command line finds
+   * it), `false` for memory only (`RUSTPAD_EMBEDDED_DB=memory`).
    *
    * @default {undefined}
    */
-  readonly embeddedDatabase: string | undefined;
+  readonly embeddedDatabase: string | false | undefined;
+  /**
+   * Where the embedded pad server listens unless `--embedded` says: the
+   * port is kept across restarts, so the editor URLs the tools answered
+   * with keep working.
+   *
+   * @default {{ hostname: "127.0.0.1", port: 3030 }}
+   */
+  readonly embeddedListen: {
+    readonly hostname: string;
+    readonly port: number;
+  };
 }
 
 /** One environment variable and how to read it. */

@@ -5,8 +5,8 @@
 // id is unknown. Bounded in number and in idle time, so memory stays
 // bounded whatever clients do.
 
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// @ts-types="@modelcontextprotocol/server"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { Backend } from "../backend/backend.ts";
 import { createServer, type RustpadMcpServer } from "./server.ts";
 
@@ -20,6 +20,42 @@ export interface HttpSession {
   open: number;
   /** When the last request ended, by the table's clock. */
   lastActive: number;
+  /** The ids of the requests being answered. */
+  readonly ids: RequestIds;
+}
+
+/** The JSON-RPC request ids a session is answering, so none is reused. */
+export class RequestIds {
+  readonly #open = new Set<string | number>();
+
+  /**
+   * Claim the ids of the requests in `body` (a message or a batch); returns
+   * their release, or why one cannot be served.
+   */
+  claim(body: unknown): (() => void) | string {
+    const ids: (string | number)[] = [];
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const { id, method } = (message ?? {}) as {
+        id?: unknown;
+        method?: unknown;
+      };
+      if (typeof method !== "string") continue;
+      if (typeof id !== "string" && typeof id !== "number") continue;
+      if (this.#open.has(id) || ids.includes(id)) {
+        return `Cannot serve request id ${
+          JSON.stringify(id)
+        } as a request with the same id is still being answered in this session: give each request an id of its own`;
+      }
+      ids.push(id);
+    }
+    for (const id of ids) this.#open.add(id);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      for (const id of ids) this.#open.delete(id);
+    };
+  }
 }
 
 /** Limits of {@linkcode SessionTable}. */
@@ -134,6 +170,7 @@ export class SessionTable {
       server,
       open: 0,
       lastActive: this.#now(),
+      ids: new RequestIds(),
     };
     // Closed by DELETE, expiry, shutdown or the transport itself: forget it.
     void server.closed.then(() => {

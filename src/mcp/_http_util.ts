@@ -1,8 +1,11 @@
 // Small pieces of the HTTP server that need none of its state: reading a
 // request body within its cap, telling a body of answers from one with
-// calls, noticing when a response body ends, and the access-log line.
+// calls, noticing when a response body ends, the access-log line, the
+// health answer and the refusal while shutting down.
 
 import { jsonError } from "./_http_guard.ts";
+import type { Backend } from "../backend/backend.ts";
+import { VERSION } from "../config/version.ts";
 import { HttpBodyError, tooLarge } from "../http/mod.ts";
 
 /**
@@ -130,4 +133,63 @@ export function accessLine(
   return `rustpad-mcp http: ${request.method} ${path} ${response.status} ${
     Math.round(elapsedMs)
   }ms session=${session.slice(0, 8)}`;
+}
+
+/** The answer to `GET /healthz`: whether this replica takes requests. */
+export function health(
+  request: Request,
+  backend: Backend,
+  draining: boolean,
+): Response {
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    return jsonError(405, "Cannot serve /healthz except with GET", {
+      allow: "GET, HEAD",
+    });
+  }
+  const state = backend.state.health();
+  const status = draining
+    ? "draining"
+    : state === "unreachable"
+    ? "degraded"
+    : "ok";
+  return Response.json({
+    status,
+    version: VERSION,
+    ...(state !== "memory" && { state }),
+  }, { status: status === "ok" ? 200 : 503 });
+}
+
+/** The answer to a new call while the server drains. */
+export function shuttingDown(): Response {
+  return jsonError(
+    503,
+    "Cannot serve the request as the server is shutting down: retry on another replica or after the restart",
+    { "retry-after": "5" },
+  );
+}
+
+/** The calls being answered, so a drain can wait for them. */
+export class CallsInFlight {
+  #count = 0;
+  #idle = Promise.withResolvers<void>();
+
+  constructor() {
+    this.#idle.resolve();
+  }
+
+  /** Settles when no call is in flight. */
+  get idle(): Promise<void> {
+    return this.#idle.promise;
+  }
+
+  /** Count a call in; returns its end (idempotent). */
+  enter(): () => void {
+    if (this.#count++ === 0) this.#idle = Promise.withResolvers<void>();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      if (--this.#count === 0) this.#idle.resolve();
+    };
+  }
 }

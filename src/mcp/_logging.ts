@@ -2,10 +2,8 @@
 // session's server, answer its `logging/setLevel`, and send it the
 // process's messages as `notifications/message` until it closes.
 
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import { SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+// @ts-types="@modelcontextprotocol/server"
+import type { McpServer } from "@modelcontextprotocol/server";
 import type { LogSink, OperatorLog } from "../backend/logging.ts";
 
 /**
@@ -23,7 +21,7 @@ export function attachLogging(
     },
   };
   server.server.registerCapabilities({ logging: {} });
-  server.server.setRequestHandler(SetLevelRequestSchema, (request) => {
+  server.server.setRequestHandler("logging/setLevel", (request) => {
     log.setLevel(sink, request.params.level);
     return {};
   });

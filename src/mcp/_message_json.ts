@@ -8,8 +8,8 @@
 // once and copied into both places; every other message is
 // JSON.stringify's, byte for byte.
 
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+// @ts-types="@modelcontextprotocol/server"
+import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { concatBytes } from "./_bytes.ts";
 
 /** Strings shorter than this are escaped twice: it costs less than a search. */

@@ -2,8 +2,8 @@
 // server whose client closed stdin right after its last request (a piped
 // script, a client that sends and hangs up) answers it before it exits.
 
-// @ts-types="@modelcontextprotocol/sdk/shared/transport"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+// @ts-types="@modelcontextprotocol/server"
+import type { Transport } from "@modelcontextprotocol/server";
 
 /** Watches one connected transport's requests and answers. */
 export class PendingRequests {

@@ -9,30 +9,22 @@
  * @module
  */
 
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+// @ts-types="@modelcontextprotocol/server"
 import {
   type McpServer,
-  ResourceTemplate,
-} from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import {
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   type ReadResourceResult,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-import { Coalescer } from "../backend/coalescer.ts";
+  ResourceTemplate,
+} from "@modelcontextprotocol/server";
 import type { LivePads } from "../backend/live_pads.ts";
 import { PAD_ID_PATTERN, PAD_ID_RULE } from "../rustpad/pad_id.ts";
 import { editorUrl } from "../rustpad/urls.ts";
 import { OpenedPads, SessionHolds } from "../tools/mod.ts";
+import { type PadWatch, watchPad } from "./_pad_watch.ts";
 
 /** The URI template of a pad resource. */
 export const PAD_URI_TEMPLATE = "rustpad://pad/{id}";
-
-/** At most this many update notifications per second per pad and client. */
-const UPDATES_PER_SECOND = 4;
 
 /**
  * The resource URI of a pad.
@@ -57,7 +49,7 @@ export function padUri(padId: string): string {
  *
  * @param uri A URI such as `rustpad://pad/notes`.
  * @returns The pad id.
- * @throws {McpError} `InvalidParams` if it is not a pad URI.
+ * @throws {ProtocolError} `InvalidParams` if it is not a pad URI.
  *
  * @example
  * ```ts
@@ -75,20 +67,14 @@ export function padIdOfUri(uri: string): string {
   if (
     !PAD_ID_PATTERN.test(id) || id === "." || id === ".." || id.length > 256
   ) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
       `Cannot use resource ${
         JSON.stringify(uri)
       } as it is not a pad URI: use rustpad://pad/{id}, where ${PAD_ID_RULE}`,
     );
   }
   return id;
-}
-
-interface Subscription {
-  coalescer: Coalescer;
-  unwatch: (() => void) | undefined;
-  release: () => void;
 }
 
 /**
@@ -107,9 +93,8 @@ interface Subscription {
  * import { LivePads } from "../backend/live_pads.ts";
  * import { SessionPool } from "../rustpad/session_pool.ts";
  * import { startPadServer } from "../testing/mod.ts";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
- * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
+ * import { Client } from "@modelcontextprotocol/client";
  * import assert from "node:assert/strict";
  *
  * await using pads = await startPadServer();
@@ -177,45 +162,32 @@ export function registerResources(
     },
   );
   server.server.registerCapabilities({ resources: { subscribe: true } });
-  const subscriptions = new Map<string, Subscription>();
+  const subscriptions = new Map<string, Promise<PadWatch>>();
   const stop = (id: string) => {
-    const subscription = subscriptions.get(id);
-    if (!subscription) return;
+    const watch = subscriptions.get(id);
     subscriptions.delete(id);
-    subscription.coalescer.close();
-    subscription.unwatch?.();
-    subscription.release();
+    void watch?.then((watch) => watch.stop(), () => {});
   };
-  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+  server.server.setRequestHandler("resources/subscribe", async (request) => {
     const id = padIdOfUri(request.params.uri);
-    openedPads.add(id);
     if (subscriptions.has(id)) return {};
     const uri = padUri(id);
-    const release = holds.take(`subscribe to pad "${id}"`);
-    const subscription: Subscription = {
-      coalescer: new Coalescer(1000 / UPDATES_PER_SECOND, () => {
-        server.server.sendResourceUpdated({ uri }).catch(() => stop(id));
-      }),
-      unwatch: undefined,
-      release,
-    };
-    subscriptions.set(id, subscription);
+    const watch = watchPad(live, holds, id, () => {
+      server.server.sendResourceUpdated({ uri }).catch(() => stop(id));
+    });
+    subscriptions.set(id, watch);
     try {
-      const { unwatch } = await live.watch(id, (_session, event) => {
-        if (event.type === "operation" || event.type === "reconnected") {
-          subscription.coalescer.poke();
-        }
-      });
-      if (subscriptions.get(id) === subscription) {
-        subscription.unwatch = unwatch;
-      } else unwatch();
+      await watch;
     } catch (error) {
-      if (subscriptions.get(id) === subscription) stop(id);
+      if (subscriptions.get(id) === watch) subscriptions.delete(id);
       throw error;
     }
+    // Only once it is held: a refused attempt must not push the pads this
+    // session does hold out of its list.
+    openedPads.add(id);
     return {};
   });
-  server.server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+  server.server.setRequestHandler("resources/unsubscribe", (request) => {
     stop(padIdOfUri(request.params.uri));
     return {};
   });

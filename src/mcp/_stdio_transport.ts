@@ -5,13 +5,12 @@
 // as it streams by, never held, and answered with a JSON-RPC error; so is a
 // line that is not JSON-RPC; the lines after it are served as usual.
 
-// @ts-types="@modelcontextprotocol/sdk/shared/transport"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
+// @ts-types="@modelcontextprotocol/server"
 import {
   type JSONRPCMessage,
-  JSONRPCMessageSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  parseJSONRPCMessage,
+  type Transport,
+} from "@modelcontextprotocol/server";
 import { concatBytes } from "./_bytes.ts";
 import { LineIdScanner } from "./_line_id_scanner.ts";
 import { messageLine } from "./_message_json.ts";
@@ -152,8 +151,10 @@ export class LineTransport implements Transport {
       );
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
       const id = (value as { id?: unknown } | null)?.id;
       this.#refuse(
         typeof id === "string" || typeof id === "number" ? id : null,
@@ -162,7 +163,7 @@ export class LineTransport implements Transport {
       );
       return;
     }
-    this.onmessage?.(parsed.data);
+    this.onmessage?.(message);
   }
 
   /**

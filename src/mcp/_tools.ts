@@ -9,17 +9,13 @@
 // room for another pad); a cancelled or dropped request lets go of it at
 // once.
 
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-} from "@modelcontextprotocol/sdk/types.js";
-import {
-  ConfirmationGuard,
-  type ElicitConfirm,
-} from "../safety/confirmation.ts";
+// @ts-types="@modelcontextprotocol/server"
+import type {
+  CallToolResult,
+  McpServer,
+  ServerContext,
+} from "@modelcontextprotocol/server";
+import { type ConfirmRoute, dialogRoute } from "./_eras.ts";
 import { padIdProblem } from "../rustpad/pad_id.ts";
 import { fenceUntrusted } from "../safety/untrusted.ts";
 import {
@@ -31,9 +27,6 @@ import {
   type ToolResult,
 } from "../tools/mod.ts";
 
-/** How long a confirmation dialog may stay open: as long as a token lives. */
-const CONFIRMATION_WAIT_MS = 10 * 60 * 1000;
-
 /**
  * Register `tools` on `server`, each running in `context`. Call before
  * connecting the server.
@@ -42,6 +35,7 @@ export function registerTools(
   server: McpServer,
   tools: readonly ToolDefinition[],
   context: ToolContext,
+  confirm: ConfirmRoute = dialogRoute(server),
 ): void {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   for (const tool of tools) {
@@ -67,8 +61,8 @@ export function registerTools(
   }
   // Replaces the handler the SDK installed with the first registerTool.
   server.server.setRequestHandler(
-    CallToolRequestSchema,
-    async (request, extra): Promise<CallToolResult> => {
+    "tools/call",
+    async (request, ctx: ServerContext): Promise<CallToolResult> => {
       const { name, arguments: raw } = request.params;
       const tool = byName.get(name);
       if (tool === undefined) {
@@ -80,14 +74,16 @@ export function registerTools(
           }`,
         );
       }
-      const progressToken = extra._meta?.progressToken;
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      const { signal } = ctx.mcpReq;
+      const { elicit, token } = confirm.begin(ctx);
       const call: ToolCall = {
-        signal: extra.signal,
-        elicit: elicitation(server),
+        signal,
+        elicit,
         progress: progressToken === undefined
           ? undefined
           : (progress, total, message) =>
-            extra.sendNotification({
+            ctx.mcpReq.notify({
               method: "notifications/progress",
               params: { progressToken, progress, total, message },
             }).catch(() => {}),
@@ -101,9 +97,12 @@ export function registerTools(
       if (typeof padId === "string" && padIdProblem(padId) === undefined) {
         context.openedPads.add(padId);
       }
-      extra.signal.addEventListener("abort", release, { once: true });
+      signal.addEventListener("abort", release, { once: true });
       try {
-        const args = parseArguments(tool, raw);
+        const args = parseArguments(
+          tool,
+          token === undefined ? raw : { ...raw, confirm_token: token },
+        );
         const answer = await tool.run(args, context, call);
         const written = answer.structuredContent.id;
         if (
@@ -111,11 +110,11 @@ export function registerTools(
         ) {
           context.openedPads.add(written);
         }
-        return toCallToolResult(answer);
+        return confirm.finish(answer, ctx) ?? toCallToolResult(answer);
       } catch (error) {
         return errorResult(describeFailure(error, context.config));
       } finally {
-        extra.signal.removeEventListener("abort", release);
+        signal.removeEventListener("abort", release);
         release();
       }
     },
@@ -136,41 +135,5 @@ function toCallToolResult(result: ToolResult): CallToolResult {
   return {
     content: [{ type: "text", text }],
     structuredContent: result.structuredContent,
-  };
-}
-
-/**
- * The dialog for the confirmation guard, when the client declared form
- * elicitation; the tools decide whether the configuration lets them use it.
- */
-function elicitation(server: McpServer): ElicitConfirm | undefined {
-  const capabilities = server.server.getClientCapabilities()?.elicitation;
-  // An empty elicitation capability means form mode (2025-06-18 clients).
-  if (
-    capabilities === undefined ||
-    (capabilities.form === undefined && capabilities.url !== undefined)
-  ) {
-    return undefined;
-  }
-  return async (message) => {
-    let answer;
-    try {
-      answer = await server.server.elicitInput({
-        mode: "form",
-        message,
-        requestedSchema: ConfirmationGuard.requestedSchema,
-      }, { timeout: CONFIRMATION_WAIT_MS });
-    } catch (error) {
-      throw new Error(
-        `Cannot confirm with a person as the confirmation dialog failed: ${
-          (error as Error).message
-        }. Nothing was changed`,
-        { cause: error },
-      );
-    }
-    return {
-      action: answer.action,
-      ...(answer.content !== undefined && { content: answer.content }),
-    };
   };
 }

@@ -22,98 +22,20 @@ import {
 } from "./_http_guard.ts";
 import { HttpListener, listenError } from "../http/mod.ts";
 import { type HttpSession, SessionTable } from "./_http_sessions.ts";
+import { ModernEndpoint } from "./_http_modern.ts";
 import {
   accessLine,
+  CallsInFlight,
+  health,
   onlyAnswers,
   parseJson,
   readWhole,
+  shuttingDown,
   trackBody,
 } from "./_http_util.ts";
 import type { Backend } from "../backend/backend.ts";
+import type { HttpServerOptions } from "./http_options.ts";
 import { isLoopback, MIN_TOKEN_LENGTH } from "../config/listen.ts";
-import { VERSION } from "../config/version.ts";
-
-/** Options for {@linkcode serveHttp}. */
-export interface HttpServerOptions {
-  /**
-   * The address to bind. Anything but loopback requires `token`.
-   *
-   * @default {"127.0.0.1"}
-   */
-  hostname?: string;
-  /**
-   * The port; 0 picks a free one.
-   *
-   * @default {0}
-   */
-  port?: number;
-  /**
-   * The bearer token of the unnamed identity, at least 32 characters.
-   * With neither it nor `identities`, no token is asked (loopback only).
-   */
-  token?: string | undefined;
-  /**
-   * Named bearer tokens (`RUSTPAD_MCP_TOKENS`), each an identity: its own
-   * collaborator in pads, its own sessions and idempotency keys.
-   */
-  identities?: readonly { name: string; token: string }[];
-  /** Host header values allowed besides loopback names: `name` or `name:port`. */
-  allowedHosts?: readonly string[];
-  /** Origins allowed besides loopback ones, such as `https://app.example`. */
-  allowedOrigins?: readonly string[];
-  /**
-   * Close a session after this long without a request.
-   *
-   * @default {1800000}
-   */
-  sessionIdleMs?: number;
-  /**
-   * The most live sessions; a new one beyond this gets 503.
-   *
-   * @default {1000}
-   */
-  maxSessions?: number;
-  /**
-   * How long {@linkcode HttpServer.shutdown} lets calls in flight finish.
-   *
-   * @default {10000}
-   */
-  drainMs?: number;
-  /**
-   * The most open connections; one more is closed as soon as it is
-   * accepted. Lowered to three quarters of the open-file limit when that
-   * is smaller.
-   *
-   * @default {1024}
-   */
-  maxConnections?: number;
-  /**
-   * How long a request's head and body may take to arrive, from its first
-   * byte (or the connection's start); later, 408 and the connection closes.
-   *
-   * @default {10000}
-   */
-  requestTimeoutMs?: number;
-  /**
-   * How long a connection may sit idle between requests before it closes.
-   *
-   * @default {5000}
-   */
-  keepAliveTimeoutMs?: number;
-  /**
-   * The largest request body, in bytes; a larger one gets 413. Four such
-   * bodies may be read at once; more wait their turn.
-   *
-   * @default {8388608}
-   */
-  maxMessageBytes?: number;
-  /**
-   * Where access-log lines and notices go.
-   *
-   * @default {console.error}
-   */
-  log?: (line: string) => void;
-}
 
 /** The longest request head (request line and header fields). */
 const MAX_HEAD_BYTES = 32_768;
@@ -198,10 +120,9 @@ export function serveHttp(
     identities: tokens.length,
     maxMessageBytes,
   });
+  const modern = new ModernEndpoint(backend, maxMessageBytes);
   let draining = false;
-  let inFlight = 0;
-  let idle = Promise.withResolvers<void>();
-  idle.resolve();
+  const calls = new CallsInFlight();
 
   async function handleMcp(
     request: Request,
@@ -233,12 +154,21 @@ export function serveHttp(
     }
     // A GET is the session's notification stream: open for as long as the
     // client listens, so it is neither a call nor activity.
-    const isCall = request.method === "POST";
+    // A request id still being answered in this session would take over
+    // its stream, and leave the first POST hanging for ever.
+    const release = request.method === "POST"
+      ? session.ids.claim(parsedBody)
+      : () => {};
+    if (typeof release === "string") {
+      settle?.();
+      return jsonError(409, release);
+    }
     const leave = request.method === "GET" ? () => {} : sessions.enter(session);
-    if (isCall && inFlight++ === 0) idle = Promise.withResolvers<void>();
+    const end = request.method === "POST" ? calls.enter() : () => {};
     const done = () => {
+      release();
       leave();
-      if (isCall && --inFlight === 0) idle.resolve();
+      end();
     };
     try {
       const response = await session.transport.handleRequest(
@@ -256,24 +186,7 @@ export function serveHttp(
 
   async function route(request: Request): Promise<Response> {
     const path = new URL(request.url).pathname;
-    if (path === "/healthz") {
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        return jsonError(405, "Cannot serve /healthz except with GET", {
-          allow: "GET, HEAD",
-        });
-      }
-      const state = backend.state.health();
-      const status = draining
-        ? "draining"
-        : state === "unreachable"
-        ? "degraded"
-        : "ok";
-      return Response.json({
-        status,
-        version: VERSION,
-        ...(state !== "memory" && { state }),
-      }, { status: status === "ok" ? 200 : 503 });
-    }
+    if (path === "/healthz") return health(request, backend, draining);
     if (path !== "/mcp") {
       return jsonError(404, `Cannot find ${path}: the MCP endpoint is /mcp`);
     }
@@ -286,20 +199,44 @@ export function serveHttp(
     // no session slot waits on a client that trickles its initialize.
     const whole = await readWhole(request, maxMessageBytes);
     if (whole instanceof Response) return whole;
-    if (!draining) return await handleMcp(whole.request, identity);
+    // Parsed once here, for the era, the ids and the SDK alike.
+    const parsed = whole.body.length > 0 ? parseJson(whole.body) : undefined;
+    if (await modern.claims(whole.request, parsed)) {
+      return draining
+        ? shuttingDown()
+        : await handleModern(whole.request, identity, parsed);
+    }
     // Draining: no new sessions or calls, but the answers that calls in
     // flight wait for (elicitation results, cancellations) still get in.
-    const parsed = request.headers.has("mcp-session-id")
-      ? parseJson(whole.body)
-      : undefined;
-    if (parsed !== undefined && onlyAnswers(parsed)) {
+    if (
+      !draining ||
+      request.headers.has("mcp-session-id") && parsed !== undefined &&
+        onlyAnswers(parsed)
+    ) {
       return await handleMcp(whole.request, identity, parsed);
     }
-    return jsonError(
-      503,
-      "Cannot serve the request as the server is shutting down: retry on another replica or after the restart",
-      { "retry-after": "5" },
-    );
+    return shuttingDown();
+  }
+
+  // A 2026-era request: no session, a call in flight like a 2025 one;
+  // a listen stream is not a call, as a 2025 GET stream is not.
+  async function handleModern(
+    request: Request,
+    identity: string,
+    parsedBody: unknown,
+  ): Promise<Response> {
+    const listens =
+      request.headers.get("mcp-method") === "subscriptions/listen";
+    const done = listens ? () => {} : calls.enter();
+    try {
+      return trackBody(
+        await modern.fetch(request, identity, parsedBody),
+        done,
+      );
+    } catch (error) {
+      done();
+      throw error;
+    }
   }
 
   async function serve(request: Request): Promise<Response> {
@@ -332,6 +269,7 @@ export function serveHttp(
     });
   } catch (error) {
     void sessions.close();
+    void modern.close();
     throw listenError(error, hostname, options.port ?? 0);
   }
   const address = listener.addr;
@@ -340,6 +278,7 @@ export function serveHttp(
   if (bearer === undefined && !isLoopback(address.hostname)) {
     void listener.close(0);
     void sessions.close();
+    void modern.close();
     throw new RangeError(
       `Cannot serve HTTP on ${hostname}${
         hostname === address.hostname ? "" : ` (${address.hostname})`
@@ -362,11 +301,11 @@ export function serveHttp(
     const drainMs = options.drainMs ?? 10_000;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
-      idle.promise,
+      calls.idle,
       new Promise<void>((resolve) => timer = setTimeout(resolve, drainMs)),
     ]);
     clearTimeout(timer);
-    await sessions.close();
+    await Promise.all([sessions.close(), modern.close()]);
     await listener.close(CLOSE_GRACE_MS);
     finished.resolve();
   }

@@ -6,15 +6,12 @@
  * @module
  */
 
-export {
-  type HttpServer,
-  type HttpServerOptions,
-  serveHttp,
-} from "./http_server.ts";
+export { type HttpServer, serveHttp } from "./http_server.ts";
+export type { HttpServerOptions } from "./http_options.ts";
+export { INSTRUCTIONS } from "./instructions.ts";
 export {
   createServer,
   type CreateServerOptions,
-  INSTRUCTIONS,
   type McpTransport,
   RustpadMcpServer,
 } from "./server.ts";

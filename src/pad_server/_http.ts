@@ -2,11 +2,11 @@
 // answers, apart from the socket handling.
 
 import { checkPadId } from "../rustpad/pad_id.ts";
-import { EDITOR_PAGE, EDITOR_PAGE_ETAG } from "./_editor_page.ts";
+import { EDITOR_ASSETS } from "./_editor_page.ts";
 
 export const TEXT_PLAIN = "text/plain; charset=utf-8";
 const PAD_ROUTE = /^\/api\/(text|socket)\/([^/]+)$/;
-const SUGGESTIONS_ROUTE = /^\/api\/suggestions\/([^/]+)(?:\/([^/]+))?$/;
+const SUGGESTION_ROUTE = /^\/api\/suggestions\/([^/]+)(?:\/([^/]+))?$/;
 
 /** What a request asks for. */
 export type Route =
@@ -14,6 +14,7 @@ export type Route =
   | { kind: "text"; padId: string }
   | { kind: "socket"; padId: string }
   | { kind: "page" }
+  | { kind: "asset"; name: string }
   | { kind: "suggestions"; padId: string }
   | { kind: "decide"; padId: string; suggestionId: string }
   | { kind: "not-found" };
@@ -22,14 +23,19 @@ export type Route =
 export function routeOf(request: Request): Route {
   const { pathname } = new URL(request.url);
   const api = pathname === "/api" || pathname.startsWith("/api/");
-  // The editor page, as the real server serves its web client outside /api/.
+  // The editor page and its scripts, as the real server serves its web
+  // client outside /api/.
   if (!api) {
-    return request.method === "GET" || request.method === "HEAD"
-      ? { kind: "page" }
-      : { kind: "not-found" };
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return { kind: "not-found" };
+    }
+    const name = pathname.slice("/assets/".length);
+    return pathname.startsWith("/assets/") && Object.hasOwn(EDITOR_ASSETS, name)
+      ? { kind: "asset", name }
+      : { kind: "page" };
   }
-  const suggestions = SUGGESTIONS_ROUTE.exec(pathname);
-  if (suggestions !== null) return suggestionsRoute(request, suggestions);
+  const suggestion = SUGGESTION_ROUTE.exec(pathname);
+  if (suggestion !== null) return suggestionRoute(request.method, suggestion);
   if (request.method !== "GET") return { kind: "not-found" };
   if (pathname === "/api/stats") return { kind: "stats" };
   const match = PAD_ROUTE.exec(pathname);
@@ -40,17 +46,15 @@ export function routeOf(request: Request): Route {
     : { kind: "socket", padId };
 }
 
-/** Our suggestions API (the real server has none): list, or decide one. */
-function suggestionsRoute(request: Request, match: RegExpExecArray): Route {
+/** `GET` of a pad's suggestions, or `POST` of a decision on one. */
+function suggestionRoute(method: string, match: RegExpExecArray): Route {
   const padId = decode(match[1]!);
   const suggestionId = match[2] === undefined ? undefined : decode(match[2]);
   if (padId === undefined) return { kind: "not-found" };
-  if (match[2] === undefined) {
-    return request.method === "GET"
-      ? { kind: "suggestions", padId }
-      : { kind: "not-found" };
+  if (method === "GET" && match[2] === undefined) {
+    return { kind: "suggestions", padId };
   }
-  return request.method === "POST" && suggestionId !== undefined
+  return method === "POST" && suggestionId !== undefined
     ? { kind: "decide", padId, suggestionId }
     : { kind: "not-found" };
 }
@@ -106,40 +110,4 @@ function decode(segment: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-const PAGE_BYTES = new TextEncoder().encode(EDITOR_PAGE);
-const PAGE_HEADERS = {
-  "content-type": "text/html; charset=utf-8",
-  "cache-control": "no-cache",
-  etag: EDITOR_PAGE_ETAG,
-  vary: "accept-encoding",
-  // Everything the page needs comes from this server.
-  "content-security-policy":
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:",
-};
-let gzipped: Uint8Array<ArrayBuffer> | undefined;
-let compressing: Promise<void> | undefined;
-
-/**
- * The editor page, or `304` when the browser has this one already. It is
- * compressed once, on the first request, and sent compressed from then on
- * to browsers that accept gzip.
- */
-export function pageResponse(request: Request): Response {
-  if (request.headers.get("if-none-match") === EDITOR_PAGE_ETAG) {
-    return new Response(null, { status: 304, headers: PAGE_HEADERS });
-  }
-  compressing ??= new Response(
-    new Blob([PAGE_BYTES]).stream().pipeThrough(new CompressionStream("gzip")),
-  ).bytes().then((bytes) => void (gzipped = bytes));
-  const gzip = gzipped !== undefined &&
-    /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
-  const body = request.method === "HEAD" ? null : gzip ? gzipped! : PAGE_BYTES;
-  return new Response(body, {
-    status: 200,
-    headers: gzip
-      ? { ...PAGE_HEADERS, "content-encoding": "gzip" }
-      : PAGE_HEADERS,
-  });
 }

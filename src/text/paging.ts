@@ -1,18 +1,14 @@
 /**
- * Paging a text: pages start at UTF-16 offsets (the unit JavaScript strings
- * and most clients count for positions) and hold a number of code points
- * (the unit Rustpad counts lengths in), so no page ever cuts a surrogate
- * pair in half.
+ * Paging a text in UTF-16 units, the unit JavaScript strings and most
+ * clients count positions in: where a page starts, how long it may be,
+ * where the next one starts and how long the whole text is, all in one
+ * unit, so a client can compute an offset near the end. No page cuts a
+ * surrogate pair in half: a cut inside one moves (see {@linkcode pageText}).
  *
  * @module
  */
 
-import {
-  advanceCodePoints,
-  codePointLength,
-  isHighSurrogate,
-  isLowSurrogate,
-} from "../ot/code_points.ts";
+import { isHighSurrogate, isLowSurrogate } from "../ot/code_points.ts";
 
 /** One page of a text, as {@linkcode pageText} returns it. */
 export interface TextPage {
@@ -22,7 +18,7 @@ export interface TextPage {
   offset: number;
   /** Where the next page starts, in UTF-16 units, or `null` at the end. */
   nextOffset: number | null;
-  /** Length of the whole text in code points. */
+  /** Length of the whole text in UTF-16 units. */
   totalLength: number;
 }
 
@@ -34,57 +30,59 @@ function insidePair(text: string, index: number): boolean {
 }
 
 /**
- * The part of `text` from UTF-16 offset `offset`, at most `limit` code
- * points long.
+ * The part of `text` from UTF-16 offset `offset`, at most `limit` UTF-16
+ * units long, never cutting a surrogate pair.
  *
- * An offset between the two halves of a surrogate pair moves back one unit;
- * an offset past the end gives an empty page at the end. Without `limit`
- * the page runs to the end.
+ * A start between the two halves of a pair moves back one unit (the page
+ * reports where it really starts); an end between them moves back one
+ * unit, or forward one if that would leave the page empty (a limit of 1 on
+ * an emoji returns the emoji, 2 units). An offset past the end gives an
+ * empty page at the end. Without `limit` the page runs to the end.
  *
  * @param text The whole text.
  * @param offset Where to start, in UTF-16 units (a nonnegative integer).
- * @param limit At most this many code points (a nonnegative integer).
- * @param totalLength The length of `text` in code points, if known (it
- * saves counting them).
+ * @param limit At most this many UTF-16 units (a nonnegative integer),
+ * but for the one pair a page of 1 cannot hold.
  * @returns The page, where it starts, where the next one starts and the
- * whole length in code points.
+ * whole length, all in UTF-16 units.
  * @throws {RangeError} If `offset` or `limit` is negative or not an integer.
  *
- * @example Pages count code points and start at UTF-16 offsets
+ * @example Pages count UTF-16 units and never split an emoji
  * ```ts
  * import { pageText } from "./paging.ts";
  * import assert from "node:assert/strict";
  *
- * // "🎉" is one code point and two UTF-16 units.
- * assert.deepEqual(pageText("ab🎉cd", 0, 3), {
- *   text: "ab🎉",
+ * // "😀" is two UTF-16 units, 3 and 4.
+ * assert.deepEqual(pageText("abc😀def", 0, 4), {
+ *   text: "abc",
  *   offset: 0,
- *   nextOffset: 4,
- *   totalLength: 5,
+ *   nextOffset: 3,
+ *   totalLength: 8,
  * });
+ * // An end cut that would leave nothing takes the whole emoji.
+ * assert.equal(pageText("abc😀def", 3, 1).text, "😀");
  * // Starting inside it moves back to its first half.
- * assert.equal(pageText("ab🎉cd", 3, 1).text, "🎉");
- * assert.equal(pageText("ab🎉cd", 4).nextOffset, null);
+ * assert.equal(pageText("abc😀def", 4, 3).offset, 3);
  * ```
  */
 export function pageText(
   text: string,
   offset = 0,
   limit?: number,
-  totalLength: number = codePointLength(text),
 ): TextPage {
   checkCount("offset", offset);
   if (limit !== undefined) checkCount("limit", limit);
   let start = Math.min(offset, text.length);
   if (insidePair(text, start)) start--;
-  const end = limit === undefined
+  let end = limit === undefined
     ? text.length
-    : advanceCodePoints(text, start, limit);
+    : Math.min(start + limit, text.length);
+  if (insidePair(text, end)) end = end - 1 > start ? end - 1 : end + 1;
   return {
     text: start === 0 && end === text.length ? text : text.slice(start, end),
     offset: start,
     nextOffset: end < text.length ? end : null,
-    totalLength,
+    totalLength: text.length,
   };
 }
 

@@ -253,7 +253,27 @@ function* regexSpans(
   while (matcher.find()) yield [matcher.start(), matcher.end()];
 }
 
-function checkWork(
+/**
+ * Refuse a search whose compiled program, run over `text`, would take
+ * more than {@linkcode MAX_SEARCH_WORK}.
+ *
+ * @param text The text to search.
+ * @param expression The compiled pattern.
+ * @param options Whether the pattern is a regular expression (for the
+ * advice in the error).
+ * @throws {RangeError} Naming the instruction count and the most allowed.
+ *
+ * @example
+ * ```ts
+ * import { checkWork, compilePattern } from "./search.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const heavy = compilePattern("(a|b|c){300}", { regex: true });
+ * checkWork("short", heavy, { regex: true });
+ * assert.throws(() => checkWork("x".repeat(262_144), heavy, { regex: true }), RangeError);
+ * ```
+ */
+export function checkWork(
   text: string,
   expression: RE2JS,
   options: Pick<SearchOptions, "regex">,

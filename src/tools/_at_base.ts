@@ -4,8 +4,7 @@
 // since, with the diff of what it finally did.
 
 import { z } from "zod";
-import { advanceCodePoints, codePointLength } from "../ot/code_points.ts";
-import { commonEnds } from "../text/common_ends.ts";
+import { advanceCodePoints } from "../ot/code_points.ts";
 import {
   type Conflict,
   type EditRange,
@@ -29,12 +28,12 @@ import type { ToolContext, ToolResult } from "./tool.ts";
 import { QUOTED, type WriteGate } from "./_write.ts";
 
 export const baseRevisionSchema = countSchema(
-  "Revision your read returned: rebased over later typing, or 'conflict' where people changed its text. Omit to edit the pad as it is now.",
+  "Revision your read returned: rebase over typing since, 'conflict' where that text changed. Without it: the pad as it is now.",
 ).optional();
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
   .describe(
-    "'merge': apply anyway where people changed the edited text, keeping their text beside yours (default 'refuse').",
+    "'merge': apply even where people changed the edited text, keeping their text beside yours (default 'refuse').",
   );
 
 export const conflictsShape = {
@@ -83,31 +82,6 @@ export function replacedRange(operation: TextOperation): EditRange {
     if (typeof component === "number" && component < 0) deleted -= component;
   }
   return { edit: 0, start, end: start + deleted };
-}
-
-/**
- * The code point ranges a `replaceOperation` replaces: `search` at UTF-16
- * `offsets` of `text`, less the ends it shares with `replace` (kept).
- */
-export function occurrenceRanges(
-  text: string,
-  search: string,
-  replace: string,
-  offsets: readonly number[],
-): EditRange[] {
-  const length = codePointLength(search);
-  const { prefix, suffix } = commonEnds(search, replace);
-  const head = codePointLength(search.slice(0, prefix));
-  const tail = codePointLength(search.slice(search.length - suffix));
-  let done = 0;
-  let at = 0;
-  return offsets.map((offset) => {
-    at += codePointLength(text.slice(done, offset));
-    done = offset + search.length;
-    const range = { edit: 0, start: at + head, end: at + length - tail };
-    at += length;
-    return range;
-  });
 }
 
 /** An edit located in the text at `base`, ready to rebase. */

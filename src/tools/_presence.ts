@@ -123,7 +123,7 @@ const RECENT_MS = 10_000;
 
 /** The `avoid_people` parameter of the tools that edit parts of a pad. */
 export const avoidPeopleSchema = z.boolean().optional().describe(
-  "Change nothing if a person's cursor moved in the edited text in the last 10 s.",
+  "Refuse if a person's cursor moved in the edited text within 10 s.",
 );
 
 /**

@@ -15,7 +15,7 @@
 import { z } from "zod";
 import { LivePads } from "../backend/live_pads.ts";
 import { codePointLength } from "../ot/code_points.ts";
-import { padIdProblem } from "../rustpad/pad_id.ts";
+import { MAX_PAD_ID_LENGTH, padIdProblem } from "../rustpad/pad_id.ts";
 import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
 import { editorUrl } from "../rustpad/urls.ts";
 import type {
@@ -54,6 +54,20 @@ export function objectSchema<S extends z.ZodRawShape>(
 }
 
 /**
+ * An object inside a tool's arguments that refuses keys it does not know
+ * (the arguments themselves are made strict by `parseArguments`), listed
+ * as {@linkcode objectSchema} lists it.
+ */
+export function strictObjectSchema<S extends z.ZodRawShape>(
+  shape: S,
+): z.ZodObject<S, z.core.$strict> {
+  return z.strictObject(shape).meta({
+    $schema: undefined,
+    additionalProperties: undefined,
+  });
+}
+
+/**
  * A count or length: an integer from 0. Its JSON schema states only
  * `minimum: 0`, without the ±(2^53-1) bounds zod adds to every integer.
  */
@@ -77,9 +91,9 @@ export function padUrl(context: ToolContext, padId: string): string {
 }
 
 /**
- * A pad id. The rule is checked by {@linkcode padIdProblem}, whose error
- * quotes the value and names the id in a pasted URL; the schema lists no
- * pattern, since the instructions state the rule once in words.
+ * A pad id. The rule is listed as `pattern` and `maxLength` for clients
+ * and models, and checked by {@linkcode padIdProblem}, whose error quotes
+ * the value and names the id in a pasted URL.
  */
 export const padIdSchema: z.ZodString = z.string().check((context) => {
   const problem = padIdProblem(context.value);
@@ -90,7 +104,11 @@ export const padIdSchema: z.ZodString = z.string().check((context) => {
       message: problem,
     });
   }
-}).describe("Pad id (its URL's part after '#').");
+}).meta({
+  maxLength: MAX_PAD_ID_LENGTH,
+  // Letters, digits, '.', '_' and '-', but not '.' or '..' alone.
+  pattern: "^(?!\\.\\.?$)[\\w.-]+$",
+}).describe("Pad id.");
 
 /**
  * A text parameter, at most 262,144 code points as Rustpad counts. The
@@ -113,7 +131,7 @@ export function textSchema(description: string): z.ZodString {
 
 /** Listed only on tools that can ask a person (see the MCP adapter). */
 export const confirmTokenSchema = z.string().optional().describe(
-  "Token of a 'confirmation_required' answer, once the person agreed.",
+  "From a 'confirmation_required' answer.",
 );
 
 /** A successful result: the structured answer plus a text block that stands alone. */

@@ -1,8 +1,10 @@
 /**
  * A tool's arguments parsed by its input schema, with every problem told as
- * the tool's own sentence ("Cannot call read_lines as start_line must be
+ * the tool's own sentence ("Cannot call read_lines as line_count must be
  * at least 1: current value is 0"), never a schema validator's words.
  * Messages our schemas set themselves (starting "Cannot") pass unchanged.
+ * An argument the tool does not take is refused, naming the ones it takes:
+ * a mistyped `dry_run` must not let a write go ahead.
  *
  * @module
  */
@@ -20,7 +22,8 @@ const MAX_SHOWN_LENGTH = 80;
  * @param raw The arguments as the client sent them.
  * @returns The parsed arguments, defaults filled in.
  * @throws {TypeError} One sentence per problem, each naming the argument,
- * what it must be and the value given.
+ * what it must be and the value given; an unknown argument is named with
+ * the ones the tool takes.
  *
  * @example
  * ```ts
@@ -33,8 +36,8 @@ const MAX_SHOWN_LENGTH = 80;
  *   { id: "notes", start_line: 1, line_count: 2000 },
  * );
  * assert.throws(
- *   () => parseArguments(TOOLS.read_lines, { id: "notes", start_line: 0 }),
- *   /^TypeError: Cannot call read_lines as start_line must be at least 1: current value is 0$/,
+ *   () => parseArguments(TOOLS.read_lines, { id: "notes", line_count: 0 }),
+ *   /^TypeError: Cannot call read_lines as line_count must be at least 1: current value is 0$/,
  * );
  * ```
  */
@@ -42,27 +45,122 @@ export function parseArguments<Input extends z.ZodRawShape>(
   tool: ToolDefinition<Input>,
   raw: unknown,
 ): z.output<z.ZodObject<Input>> {
-  const parsed = tool.inputSchema.safeParse(raw ?? {});
+  const parsed = strict(tool.inputSchema).safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   throw new TypeError(
-    parsed.error.issues.map((issue) => describeIssue(tool.name, issue, raw))
+    parsed.error.issues.map((issue) => describeIssue(tool, issue, raw))
       .join("\n"),
   );
 }
 
+/** Each input schema with unknown keys refused, made once. */
+const STRICT = new WeakMap<z.ZodObject, z.ZodObject>();
+
+function strict<Input extends z.ZodRawShape>(
+  schema: z.ZodObject<Input>,
+): z.ZodObject<Input> {
+  let made = STRICT.get(schema);
+  if (made === undefined) STRICT.set(schema, made = schema.strict());
+  return made as z.ZodObject<Input>;
+}
+
 function describeIssue(
-  tool: string,
+  tool: ToolDefinition,
   issue: z.core.$ZodIssue,
   raw: unknown,
 ): string {
   if (issue.message.startsWith("Cannot ")) return issue.message;
+  if (issue.code === "unrecognized_keys") return unknownKeys(tool, issue);
   const name = argumentName(issue.path);
   const value = valueAt(raw, issue.path);
-  const cannot = `Cannot call ${tool} as ${name}`;
+  const cannot = `Cannot call ${tool.name} as ${name}`;
   if (value === undefined && issue.code === "invalid_type") {
     return `${cannot} is required: it is missing`;
   }
   return `${cannot} ${rule(issue)}: current value is ${show(value)}`;
+}
+
+/**
+ * The refusal of arguments a tool (or an object inside its arguments) does
+ * not take, naming what it takes and, for a near miss, the intended name.
+ */
+function unknownKeys(
+  tool: ToolDefinition,
+  issue: z.core.$ZodIssueUnrecognizedKeys,
+): string {
+  const taken = keysAt(tool.inputSchema, issue.path);
+  const named = issue.keys.map((key) => {
+    const near = taken.find((name) => closeTo(key, name));
+    return `${JSON.stringify(key)}${
+      near === undefined ? "" : ` (did you mean ${near}?)`
+    }`;
+  });
+  const plural = issue.keys.length > 1;
+  if (issue.path.length === 0) {
+    return `Cannot call ${tool.name} as it takes no ${
+      plural ? "arguments" : "argument"
+    } ${named.join(", ")}: it takes ${taken.join(", ")}. Nothing was sent`;
+  }
+  return `Cannot call ${tool.name} as ${argumentName(issue.path)} has no ${
+    plural ? "keys" : "key"
+  } ${named.join(", ")}: its keys are ${taken.join(", ")}. Nothing was sent`;
+}
+
+/** What a schema's definition holds, for walking it. */
+interface Walked {
+  innerType?: z.core.$ZodType;
+  element?: z.core.$ZodType;
+  shape?: Record<string, z.core.$ZodType>;
+}
+
+/** The keys of the object schema at `path` inside `schema`. */
+function keysAt(
+  schema: z.core.$ZodType,
+  path: readonly PropertyKey[],
+): string[] {
+  let at = unwrap(schema);
+  for (const key of path) {
+    const def = at._zod.def as Walked;
+    const next = typeof key === "number"
+      ? def.element
+      : def.shape?.[String(key)];
+    if (next === undefined) return [];
+    at = unwrap(next);
+  }
+  return Object.keys((at._zod.def as Walked).shape ?? {});
+}
+
+/** `schema` without its optional and default wrappers. */
+function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
+  let at = schema;
+  for (
+    let inner = (at._zod.def as Walked).innerType;
+    inner !== undefined;
+    inner = (at._zod.def as Walked).innerType
+  ) at = inner;
+  return at;
+}
+
+/**
+ * Whether `typed` is `name` spelt another way (case, `_` or `-`) or one
+ * slip from it (a letter missed, added, changed or two swapped).
+ */
+function closeTo(typed: string, name: string): boolean {
+  const plain = (key: string) => key.toLowerCase().replace(/[_-]/g, "");
+  if (plain(typed) === plain(name)) return true;
+  if (Math.abs(typed.length - name.length) > 1) return false;
+  let start = 0;
+  while (start < typed.length && typed[start] === name[start]) start++;
+  let a = typed.length;
+  let b = name.length;
+  while (a > start && b > start && typed[a - 1] === name[b - 1]) {
+    a--;
+    b--;
+  }
+  const left = typed.slice(start, a);
+  const right = name.slice(start, b);
+  return (left.length <= 1 && right.length <= 1) ||
+    (left.length === 2 && left === [...right].reverse().join(""));
 }
 
 /** What the value must be, from the issue. */

@@ -37,13 +37,13 @@ export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
   title: "Who changed what",
   description:
-    "Hunks changed since since_revision, with authors ('restored': reloaded by a restart); with start_line/end_line, who last wrote each line. Read-only.",
+    "Hunks changed since since_revision, with authors ('restored': reloaded at a restart); with start_line/end_line, each line's last writer.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("Default 0.")
       .optional(),
     start_line: z.int().min(1).meta({ maximum: undefined }).optional()
-      .describe("Attribute lines from here."),
+      .describe("Lines from here."),
     end_line: countSchema("To here.")
       .optional(),
   }),

@@ -29,6 +29,7 @@ import {
   countSchema,
   objectSchema,
   padIdSchema,
+  strictObjectSchema,
 } from "./_shared.ts";
 import {
   appliedResult,
@@ -54,17 +55,18 @@ const MAX_EDITS = 100;
 /**
  * One edit, either form in one object (a union would list every field
  * twice); which form it is, and that it is whole, is checked by
- * {@linkcode toBatchEdit} with a sentence naming the edit.
+ * {@linkcode toBatchEdit} with a sentence naming the edit. Strict, as the
+ * arguments are: a mistyped key is refused, never dropped.
  */
-const editSchema = objectSchema({
-  old_string: z.string().optional().describe("String edit: the exact text."),
+const editSchema = strictObjectSchema({
+  old_string: z.string().optional().describe("Exact text to replace."),
   new_string: z.string().describe("What to put there; '' deletes."),
   replace_all: z.boolean().optional().describe(
-    "String edit: every occurrence (default: exactly one).",
+    "Every match (default: exactly one).",
   ),
   start_line: z.int().min(1).meta({ maximum: undefined }).optional()
-    .describe("Line edit: first line."),
-  end_line: countSchema("Line edit: last line, inclusive.").optional(),
+    .describe("First line."),
+  end_line: countSchema("Last line, inclusive.").optional(),
 });
 
 /** An edit as parsed, checked into the form it is. */
@@ -114,7 +116,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   name: "edit_document",
   title: "Edit parts of a pad",
   description:
-    "Make up to 100 edits to a pad as one all-or-nothing operation. A string edit {old_string, new_string, replace_all?} replaces exact text. A line edit {start_line, end_line, new_string} replaces lines as read_lines numbers them, inclusive: end_line = start_line - 1 inserts before start_line, start_line = total_lines + 1 and end_line = total_lines adds after the last line; a final newline is added when missing, CRLF is kept. Edits must not overlap. Fails naming an edit that does not occur, occurs more than once without replace_all, or is out of range. Asks a person first when a replace_all hits more than one place or the batch deletes more than half of the pad.",
+    "Make up to 100 edits to a pad as one all-or-nothing operation: for several changes or line ranges. Every edit refers to the pad as read, before any applies: never shift line numbers for earlier edits. String edit {old_string, new_string, replace_all?}: exact text. Line edit {start_line, end_line, new_string}: read_lines numbers, inclusive, end_line required (start_line - 1 inserts before start_line); a final newline is added. Edits must not overlap. Fails naming an edit that matches nowhere, several places without replace_all, or out of range. Asks a person first if a replace_all hits several places or over half the pad is deleted. dry_run: the diff only.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(

@@ -10,18 +10,19 @@
 
 import { z } from "zod";
 import { codePointLength } from "../ot/code_points.ts";
+import { findOccurrences, replaceAllOperation } from "../text/edits.ts";
 import {
-  findOccurrences,
-  replaceAllOperation,
-  replaceOperation,
-} from "../text/edits.ts";
+  findReplacements,
+  replacedRanges,
+  type Replacement,
+  replacementsOperation,
+} from "../text/replacements.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import { notFoundHint, withoutLineNumbers } from "../text/lines.ts";
 import {
   baseRevisionSchema,
   checkBase,
   conflictsShape,
-  occurrenceRanges,
   type Plan,
   refusal,
   replacedRange,
@@ -63,6 +64,39 @@ function occursWithoutLineNumbers(text: string, search: string): boolean {
     findOccurrences(text, stripped).length > 0;
 }
 
+/** What to try when nothing matched. */
+function notFound(
+  text: string,
+  search: string,
+  options: { regex: boolean; whole_word: boolean },
+): string {
+  if (options.regex) {
+    return "check it with search_document (regex: true), which shows what it finds";
+  }
+  if (options.whole_word) {
+    const inside = findOccurrences(text, search).length;
+    if (inside > 0) {
+      return `it occurs ${inside} ${
+        inside === 1 ? "time" : "times"
+      } only inside longer words; drop whole_word to replace there`;
+    }
+  }
+  return notFoundHint(search, occursWithoutLineNumbers(text, search));
+}
+
+/** How many code points `replacements` add to `text` (negative: remove). */
+function lengthChange(
+  text: string,
+  replacements: readonly Replacement[],
+): number {
+  let change = 0;
+  for (const { start, end, text: inserted } of replacements) {
+    change += codePointLength(inserted) -
+      codePointLength(text.slice(start, end));
+  }
+  return change;
+}
+
 /** Refuse to write if the pad changed while a person was being asked. */
 function checkUnchanged(
   session: PadSession,
@@ -81,7 +115,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   name: "set_document",
   title: "Replace a pad's whole text",
   description:
-    "Replace a pad's whole text as one operation and return the diff. Only for a full rewrite: edit_document, replace_in_document and append_to_document change less. Asks a person first on a non-empty pad; fails if the pad changes meanwhile. The same text sends nothing ('unchanged').",
+    "Replace a pad's whole text as one operation; returns the diff. Only for full rewrites: the other write tools change less. Asks a person first on a non-empty pad; fails if the pad changes while they decide. The same text again sends nothing.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),
@@ -158,16 +192,24 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace an exact string in a pad (literal, case-sensitive, whitespace included); for several changes or line ranges use edit_document. Fails if search does not occur, or occurs more than once without replace_all. Asks a person first when replace_all hits more than one place.",
+    "Replace text in a pad, changing only what matched: an exact string (case and whitespace count; inside longer words too, unless whole_word) or an RE2 regex. For one string or all its matches (replace_all). Fails if nothing matches, or several places do without replace_all. Asks a person first when replace_all hits more than one place.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {
       error:
         "Cannot call replace_in_document as search is empty: give the exact text to replace",
-    }).meta({ minLength: undefined }).describe("Exact text to find."),
+    }).meta({ minLength: undefined }).describe(
+      "Exact text to find, or the pattern with regex.",
+    ),
     replace: textSchema("Its replacement; may be empty."),
     replace_all: z.boolean().optional().describe(
       "Replace every match (needed for more than one).",
+    ),
+    whole_word: z.boolean().optional().describe(
+      "Skip matches inside longer words ('foo' in 'food').",
+    ),
+    regex: z.boolean().optional().describe(
+      "search is RE2 as in search_document; replace takes $1, $<name>, $&.",
     ),
     base_revision: baseRevisionSchema,
     confirm_token: confirmTokenSchema,
@@ -186,6 +228,9 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   async write(args, gate, context) {
     const { id, search, replace, base_revision, confirm_token } = args;
     const replace_all = args.replace_all ?? false;
+    const regex = args.regex ?? false;
+    const whole_word = args.whole_word ?? false;
+    const options = { regex, wholeWord: whole_word };
     const session = await context.sessions.get(id);
     const current = session.text;
     if (base_revision !== undefined) checkBase(session, base_revision);
@@ -195,29 +240,41 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
     const where = base_revision === undefined
       ? ""
       : ` at revision ${base_revision}`;
-    const offsets = findOccurrences(searched, search);
-    const count = offsets.length;
+    const found = findReplacements(searched, search, replace, options);
+    const count = found.length;
+    const what = regex ? "the pattern matches" : "the search text occurs";
     if (count === 0) {
       throw new Error(
-        `Cannot replace in pad "${id}" as the search text does not occur${where}: ${
-          notFoundHint(search, occursWithoutLineNumbers(searched, search))
+        `Cannot replace in pad "${id}" as ${
+          regex
+            ? "the pattern matches nothing"
+            : "the search text does not occur"
+        }${where}: ${
+          notFound(searched, search, { regex, whole_word })
         }. Nothing was changed`,
       );
     }
     if (count > 1 && !replace_all) {
       throw new Error(
-        `Cannot replace in pad "${id}" as the search text occurs ${count} times${where}: make search longer so it matches exactly once, or pass replace_all: true`,
+        `Cannot replace in pad "${id}" as ${what} ${count} times${where}: make search ${
+          regex ? "narrower" : "longer"
+        } so it matches exactly once, or pass replace_all: true`,
       );
     }
-    const delta = codePointLength(replace) - codePointLength(search);
-    checkResultLength(id, session.length, session.length + count * delta);
+    checkResultLength(
+      id,
+      session.length,
+      session.length + lengthChange(searched, found),
+    );
     let plan: Plan | undefined;
     if (base_revision !== undefined) {
-      const ranges = occurrenceRanges(searched, search, replace, offsets);
       plan = {
         base: base_revision,
-        operation: replaceOperation(searched, search, replace, offsets),
-        ranges,
+        operation: replacementsOperation(searched, found),
+        ranges: replacedRanges(searched, found).map((range) => ({
+          edit: 0,
+          ...range,
+        })),
         refuseConflicts: true,
       };
       const refused = refusal(context, session, plan);
@@ -226,12 +283,25 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
     const outcome = await gate.confirm(
       {
         padId: id,
-        binding: { id, search, replace, replace_all, count, base_revision },
+        binding: {
+          id,
+          search,
+          replace,
+          replace_all,
+          regex: regex,
+          whole_word,
+          count,
+          base_revision,
+        },
         content: current,
         revision: session.revision,
         message: count > 1
-          ? `Replace all ${count} occurrences of the search text in pad "${id}" (${session.length} code points now)?`
-          : `Replace one occurrence of the search text in pad "${id}" (${session.length} code points now)?`,
+          ? `Replace all ${count} matches of the ${
+            regex ? "pattern" : "search text"
+          } in pad "${id}" (${session.length} code points now)?`
+          : `Replace one match of the ${
+            regex ? "pattern" : "search text"
+          } in pad "${id}" (${session.length} code points now)?`,
       },
       confirm_token,
       count > 1,
@@ -241,13 +311,13 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
     }
     const write = await writeAtBaseOr(context, gate, id, plan, (live) => {
       if (count > 1) checkUnchanged(live, id, current);
-      const found = findOccurrences(live.text, search);
-      if (found.length !== count) {
+      const now = findReplacements(live.text, search, replace, options);
+      if (now.length !== count) {
         throw new Error(
-          `Cannot replace in pad "${id}" as the search text now occurs ${found.length} times instead of ${count}: nothing was changed; call again`,
+          `Cannot replace in pad "${id}" as ${what} ${now.length} times now instead of ${count}: nothing was changed; call again`,
         );
       }
-      return replaceOperation(live.text, search, replace, found);
+      return replacementsOperation(live.text, now);
     });
     if (write.kind === "refused") return write.result;
     const { written, diff } = write;

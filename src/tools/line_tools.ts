@@ -6,7 +6,7 @@
  */
 
 import { z } from "zod";
-import { MAX_LINE_LENGTH, readLines } from "../text/lines.ts";
+import { countLines, MAX_LINE_LENGTH, readLines } from "../text/lines.ts";
 import { type SearchMatch, searchText } from "../text/search.ts";
 import { SearchQueue } from "../text/search_queue.ts";
 import {
@@ -30,16 +30,32 @@ function positiveSchema(description: string): z.ZodInt {
   return z.int().min(1).meta({ maximum: undefined }).describe(description);
 }
 
+/**
+ * `read_lines`'s first line: from 1, or counted back from the end when
+ * negative, so the end of a long pad reads without knowing its length.
+ */
+const startLineSchema = z.int().check((context) => {
+  if (context.value === 0) {
+    context.issues.push({
+      code: "custom",
+      input: context.value,
+      message:
+        "Cannot call read_lines as start_line must not be 0: current value is 0. Lines count from 1; -1 is the last line",
+    });
+  }
+}).meta({ minimum: undefined, maximum: undefined }).describe(
+  "First line, from 1; -N: the Nth from the end.",
+);
+
 /** `read_lines`. */
 export const readLinesTool: ToolDefinition = defineTool({
   name: "read_lines",
   title: "Read a pad's lines",
   description:
-    `Read a pad's lines as 'N<TAB>line' (like cat -n), line_count at a time; next_start_line continues. Use it on long pads and for edit_document's line numbers; get_document gives raw text, search_document finds text. The 'N<TAB>' prefix is not pad text: drop it when copying. Lines over ${MAX_LINE_LENGTH} code points are cut with a marker; CRLF shows as LF but is kept. Read-only.`,
+    `Read a pad's lines as 'N<TAB>line' (like cat -n; drop the prefix when copying), line_count at a time from start_line (negative: from the end); next_start_line continues. For long pads and edit_document's line numbers. Lines over ${MAX_LINE_LENGTH} code points are cut with a marker; CRLF shows as LF but is kept.`,
   inputSchema: objectSchema({
     id: padIdSchema,
-    start_line: positiveSchema("First line, from 1.")
-      .default(1),
+    start_line: startLineSchema.default(1),
     line_count: positiveSchema("Lines to read.")
       .default(2000),
   }),
@@ -57,7 +73,10 @@ export const readLinesTool: ToolDefinition = defineTool({
   annotations: READ_ANNOTATIONS,
   async run({ id, start_line, line_count }, context) {
     const { text, revision } = await readPad(context, id);
-    const window = readLines(text, start_line, line_count);
+    const first = start_line > 0
+      ? start_line
+      : Math.max(1, countLines(text) + start_line + 1);
+    const window = readLines(text, first, line_count);
     const structured = {
       id,
       text: window.text,
@@ -110,7 +129,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad like grep: each match's line, UTF-16 column, text and context lines. Use it to locate what to read (read_lines) or change (edit_document) in a long pad. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 syntax (as Go, ripgrep), linear time: no lookaround or backreferences; \\d \\w \\b ASCII; ^ $ at each \\n (CRLF: \\r?$). Read-only.`,
+    `Find text in a pad like grep: each match's line, UTF-16 column, text and context lines; to locate what to read or change in a long pad. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 (as Go, ripgrep), linear time: no lookaround or backreferences; \\d \\w \\b ASCII; ^ $ at each \\n (CRLF: \\r?$).`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {
@@ -119,10 +138,8 @@ export const searchDocumentTool: ToolDefinition = defineTool({
     }).meta({ minLength: undefined }).describe(
       "Text, or regex with regex: true.",
     ),
-    regex: z.boolean().default(false).describe(
-      "pattern is a regex.",
-    ),
-    case_insensitive: z.boolean().default(false).describe("Ignore case."),
+    regex: z.boolean().optional().describe("pattern is a regex."),
+    case_insensitive: z.boolean().optional().describe("Ignore case."),
     context_lines: z.int().min(0).max(20).default(0).describe(
       "Context lines around each match.",
     ),
@@ -146,8 +163,8 @@ export const searchDocumentTool: ToolDefinition = defineTool({
     const { text, revision } = await readPad(context, id);
     const found = await SEARCHES.run(() =>
       searchText(text, pattern, {
-        regex: args.regex,
-        caseInsensitive: args.case_insensitive,
+        regex: args.regex ?? false,
+        caseInsensitive: args.case_insensitive ?? false,
         contextLines: args.context_lines,
         maxResults: args.max_results,
         maxCharacters: MAX_DETAIL_LENGTH,

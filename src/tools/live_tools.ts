@@ -33,12 +33,19 @@ import { decisionWake, takeDecisions } from "./_decisions.ts";
 import { deletedBy, lastOwnEdit, namedEdit, undoQuestion } from "./_undo.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
+/**
+ * How long `wait_for_change` waits by default: under the 60-second request
+ * timeout of the SDK and most hosts, so a plain call answers before its
+ * client gives up on it.
+ */
+const DEFAULT_WAIT_SECONDS = 50;
+
 /** `wait_for_change`. */
 export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for people to change a pad",
   description:
-    "Wait until a pad changes after since_revision, then return the diff and its authors (self: your own edits, which count too) and decisions on your suggestions. Returns at once if the pad is past since_revision; else until 'change' returns at the next revision, 'quiet' once changes stop for quiet_ms, or at timeout_seconds (wait less if your client times out requests at 60 s). Use it instead of polling get_document. Read-only.",
+    "Wait until a pad changes after since_revision; return the diff and its authors (self: your own, which count too), and decisions on your suggestions. until 'change' returns at the next revision, at once if already past it; 'quiet' once changes pause for quiet_ms, so never sooner. If nobody types: at timeout_seconds (default 50, under most clients' 60 s request timeout). Given a progressToken, progress comes every 5 s or less: a client that resets its timeout on it can wait up to 600. Use it instead of polling.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
@@ -47,9 +54,9 @@ export const waitForChangeTool: ToolDefinition = defineTool({
     ),
     quiet_ms: countSchema("With 'quiet': the pause that counts as done.")
       .default(1500),
-    timeout_seconds: z.number().min(0).max(600).default(60).describe(
-      "Give up after this long.",
-    ),
+    timeout_seconds: z.number().min(0).max(600).default(
+      DEFAULT_WAIT_SECONDS,
+    ).describe("Give up after this long."),
   }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -192,7 +199,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
   title: "Undo your last edit",
   description:
-    "Undo your latest edit to a pad (from any write tool), keeping what others typed since; call again to go further back. Use it to take back your own change; it never undoes others' edits. Asks a person first if it would delete more than half of the pad. Fails when you have no edit left there or the history no longer holds it.",
+    "Undo your latest edit to a pad (from any write tool), keeping what others typed since; call again to go further back. It never undoes others' edits. Asks a person first if it would delete more than half of the pad. Fails when you have no edit left there.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edit_id: z.string().optional().describe(

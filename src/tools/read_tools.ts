@@ -7,7 +7,7 @@
  */
 
 import { z } from "zod";
-import { codePointLength } from "../ot/code_points.ts";
+import { advanceCodePoints } from "../ot/code_points.ts";
 import { pageText } from "../text/paging.ts";
 import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
 import {
@@ -34,12 +34,12 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    "Read a pad's text and revision, whole or a page: offset in UTF-16 units, limit in code points, next_offset continues. Use it on short pads and to copy exact text for edits; on long pads read_lines gives numbered lines and search_document finds text. Read-only.",
+    `Read a pad's text and revision, whole or paged by offset and limit (UTF-16 units, as are next_offset and total_length). For pads under about 20,000 characters and exact text to edit; on longer ones use read_lines (start_line: -50 reads the last 50 lines) or search_document. A whole read stops at ${MAX_TEXT_LENGTH} code points (truncated: true).`,
   inputSchema: objectSchema({
     id: padIdSchema,
     offset: countSchema("Where to start (default 0); pass next_offset.")
       .optional(),
-    limit: countSchema("Most code points to return (default: all).")
+    limit: countSchema("Most UTF-16 units to return (default: all).")
       .optional(),
   }),
   outputSchema: objectSchema({
@@ -51,11 +51,13 @@ export const getDocumentTool: ToolDefinition = defineTool({
     ),
     note: z.string().optional(),
     revision: countField,
-    offset: countField.optional(),
+    offset: countField.optional().describe(
+      "Where the page starts (moved back out of a surrogate pair).",
+    ),
     next_offset: countField.nullable().optional().describe(
       "null at the end.",
     ),
-    total_length: countField.optional(),
+    total_length: countField.optional().describe("In UTF-16 units."),
     ...untrustedShape,
   }),
   annotations: READ_ANNOTATIONS,
@@ -68,8 +70,7 @@ export const getDocumentTool: ToolDefinition = defineTool({
     const page = pageText(
       whole,
       offset ?? 0,
-      truncated ? MAX_TEXT_LENGTH : limit,
-      length,
+      truncated ? advanceCodePoints(whole, 0, MAX_TEXT_LENGTH) : limit,
     );
     const empty = whole === "";
     const structured = {
@@ -94,12 +95,12 @@ export const getDocumentTool: ToolDefinition = defineTool({
       );
     }
     const where = paged || truncated
-      ? `from offset ${page.offset}, ${
-        codePointLength(page.text)
-      } of ${page.totalLength} code points${
+      ? `UTF-16 units ${page.offset} to ${
+        page.offset + page.text.length
+      } of ${page.totalLength}${
         page.nextOffset === null ? "" : `, next_offset ${page.nextOffset}`
       }${truncated ? ", cut to Rustpad's limit" : ""}`
-      : `${page.totalLength} code points`;
+      : `${length} code points`;
     return untrustedResult(
       structured,
       `Pad "${id}" at revision ${revision} (${where}):`,
@@ -114,7 +115,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   name: "get_document_info",
   title: "Inspect a pad",
   description:
-    "Get a pad's live state without its text: url, length, revision, editor language, and the people who have it open with their cursors. Use get_document for the text, get_stats for the server. Read-only.",
+    "Get a pad's live state without its text: url, length, revision, language, and the people in it with their cursors.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -170,7 +171,7 @@ export const getStatsTool: ToolDefinition = defineTool({
   name: "get_stats",
   title: "Rustpad server statistics",
   description:
-    "Get the Rustpad server's start time and pad counts, joining no pad: a check that it answers. For one pad use get_document_info.",
+    "Get the Rustpad server's start time and pad counts (in memory, persisted), joining no pad. Use it to check that the server answers; for one pad use get_document_info.",
   inputSchema: objectSchema({}),
   outputSchema: objectSchema({
     start_time: countField.describe("Unix time, seconds."),

@@ -61,7 +61,7 @@ function shown(record: SuggestionRecord, context: ToolContext) {
 export const listSuggestionsTool: ToolDefinition = defineTool({
   name: "list_suggestions",
   title: "List suggestions",
-  description: "List a pad's suggestions and decisions. Read-only.",
+  description: "A pad's suggestions and their decisions.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -92,7 +92,7 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
 export const withdrawSuggestionTool: ToolDefinition = defineTool({
   name: "withdraw_suggestion",
   title: "Withdraw a suggestion",
-  description: "Withdraw your pending suggestion so no one can accept it.",
+  description: "Withdraw your pending suggestion.",
   inputSchema: objectSchema({
     id: padIdSchema,
     suggestion_id: z.string().min(1).max(64).describe("From the write."),

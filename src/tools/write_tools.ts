@@ -30,21 +30,7 @@ import {
   writeStatus,
 } from "./_write.ts";
 import type { ToolDefinition } from "./tool.ts";
-
-const LANGUAGE_PATTERN = /^[A-Za-z0-9+#._-]{1,64}$/;
-
-/** A Monaco language id; the rule is in the error, not the listed schema. */
-const languageSchema = z.string().check((context) => {
-  if (!LANGUAGE_PATTERN.test(context.value)) {
-    context.issues.push({
-      code: "custom",
-      input: context.value,
-      message: `Cannot use language ${
-        JSON.stringify(context.value.slice(0, 80))
-      } as it breaks the rule: a Monaco language id is 1 to 64 ASCII letters, digits, '+', '#', '.', '-' or '_', such as "markdown"`,
-    });
-  }
-}).describe("Monaco language id, such as 'markdown' or 'python'.");
+import { languageSchema, menuLanguage } from "./_languages.ts";
 
 const ANNOTATIONS = {
   readOnlyHint: false,
@@ -70,22 +56,38 @@ function randomPadId(): string {
 
 /**
  * Append `text` through the gate, refusing a result over the limit; the
- * diff of what it did is left in `diff`.
+ * diff of what it did is left in `diff`. With `newLine`, a newline goes
+ * first when the pad at that moment is not empty and does not end with one
+ * (`newLineAdded` says whether it did).
  */
 async function append(
   gate: WriteGate,
   padId: string,
   text: string,
+  newLine = false,
 ): Promise<
-  { revision: number; length: number; recovered: boolean; diff: Diff }
+  {
+    revision: number;
+    length: number;
+    recovered: boolean;
+    diff: Diff;
+    newLineAdded: boolean;
+  }
 > {
-  const added = codePointLength(text);
+  let newLineAdded = false;
   const written = await gate.edit(padId, (session: PadSession) => {
-    checkResultLength(padId, session.length, session.length + added);
-    return appendOperation(session.length, text);
+    newLineAdded = newLine && text !== "" && session.length > 0 &&
+      !session.text.endsWith("\n");
+    const added = newLineAdded ? `\n${text}` : text;
+    checkResultLength(
+      padId,
+      session.length,
+      session.length + codePointLength(added),
+    );
+    return appendOperation(session.length, added);
   });
   const { revision, length, recovered, diff } = written;
-  return { revision, length, recovered, diff };
+  return { revision, length, recovered, diff, newLineAdded };
 }
 
 /** Ask first under RUSTPAD_CONFIRM=always; these tools destroy nothing. */
@@ -114,7 +116,7 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   name: "create_document",
   title: "Create a pad",
   description:
-    "Create a pad, optionally with text and language, and return its url; omit id for a random one. Fails if the pad already has text (an empty pad counts as new), so a taken id is caught; to add, use append_to_document or edit_document.",
+    "Create a pad, optionally with text and language, and return its url; omit id for a random one. Fails if the pad already has text (an empty pad counts as new), so a taken id is caught.",
   inputSchema: objectSchema({
     id: padIdSchema.optional().describe(
       "Pad id to create; omit for a random one.",
@@ -130,7 +132,10 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   }),
   annotations: ANNOTATIONS,
   async write(args, gate, context) {
-    const { id = randomPadId(), text = "", language, confirm_token } = args;
+    const { id = randomPadId(), text = "", confirm_token } = args;
+    const language = args.language === undefined
+      ? undefined
+      : menuLanguage(args.language)!;
     const session = await context.sessions.get(id);
     if (session.length > 0) {
       throw new Error(
@@ -171,27 +176,31 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
   name: "append_to_document",
   title: "Append to a pad",
   description:
-    "Append text verbatim at the end of a pad; add your own leading newline. edit_document changes existing text. A mistyped id makes a new pad: start pads with create_document. Empty text sends nothing ('unchanged').",
+    "Append text verbatim at the end of a pad, keeping what people type meanwhile; new_line: true starts it on a line of its own. A mistyped id silently makes a new pad: start pads with create_document. Empty text sends nothing.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("Text to append, verbatim."),
+    new_line: z.boolean().optional().describe(
+      "Add '\\n' first unless the pad is empty or ends with one.",
+    ),
     confirm_token: confirmTokenSchema,
     idempotency_key: idempotencyKeySchema,
   }),
   outputSchema: objectSchema({
     ...writeOutputShape,
+    new_line_added: z.boolean().optional(),
     note: z.string().optional().describe(
       "Set when a dropped connection hid the acknowledgement.",
     ),
   }),
   annotations: ANNOTATIONS,
-  async write({ id, text, confirm_token }, gate, context) {
+  async write({ id, text, new_line, confirm_token }, gate, context) {
     if (gate.asks(false)) {
       const session = await context.sessions.get(id);
       const outcome = await askFirst(
         gate,
         session,
-        { id, text },
+        { id, text, new_line },
         `Append ${
           codePointLength(text)
         } code points to pad "${id}" (${session.length} code points now)?`,
@@ -199,7 +208,7 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
       );
       if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
     }
-    const appended = await append(gate, id, text);
+    const appended = await append(gate, id, text, new_line);
     const note = appended.recovered
       ? "The connection dropped before Rustpad acknowledged the edit; the pad's history shows it landed."
       : undefined;
@@ -207,13 +216,14 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
       context,
       id,
       appended,
-      `Appended ${
-        codePointLength(text)
-      } code points to pad "${id}"; it now has ${appended.length} (revision ${appended.revision}).${
+      `Appended ${codePointLength(text)} code points${
+        appended.newLineAdded ? " on a new line" : ""
+      } to pad "${id}"; it now has ${appended.length} (revision ${appended.revision}).${
         note ? ` ${note}` : ""
       }`,
       appended.diff,
       {
+        ...(new_line === true && { new_line_added: appended.newLineAdded }),
         ...(note && { note }),
       },
     );
@@ -225,7 +235,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   name: "set_language",
   title: "Set a pad's language",
   description:
-    "Set a pad's editor language (syntax highlighting) for everyone; the text stays, the last writer wins. For a new pad pass language to create_document. An unknown id becomes an empty pad with this language.",
+    "Set a pad's editor language (syntax highlighting) for everyone; the text stays, the last writer wins. Names map onto Rustpad's menu ('Python' → 'python'), others are refused with the list. For a new pad pass language to create_document. An unknown id becomes an empty pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     language: languageSchema,
@@ -240,7 +250,8 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   annotations: LANGUAGE_ANNOTATIONS,
   // A language is no text change a person could review in place.
   suggests: false,
-  async write({ id, language, confirm_token }, gate, context) {
+  async write({ id, confirm_token, ...args }, gate, context) {
+    const language = menuLanguage(args.language)!;
     const session = await context.sessions.get(id);
     if (session.language === language) {
       return result(

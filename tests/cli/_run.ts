@@ -20,3 +20,59 @@ export async function runMod(
     stderr: decode(output.stderr),
   };
 }
+
+/** A port free a moment ago on 127.0.0.1. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr;
+  listener.close();
+  return port;
+}
+
+/**
+ * A home of its own for an `--embedded` child, so it never reads or writes
+ * the real user's data directory or port 3030: `env` sets HOME and
+ * XDG_DATA_HOME to a temporary folder and RUSTPAD_EMBEDDED_LISTEN to a port
+ * free a moment ago, and keeps Deno's cache where it was (it lives under
+ * HOME by default); `padsFile` is where the default pads file lands.
+ */
+export interface ScratchHome extends AsyncDisposable {
+  readonly dir: string;
+  readonly port: number;
+  readonly padsFile: string;
+  readonly env: Record<string, string>;
+}
+
+/** A {@linkcode ScratchHome}; removed on dispose. */
+export async function scratchHome(): Promise<ScratchHome> {
+  denoDir ??= await findDenoDir();
+  const dir = await Deno.makeTempDir({ prefix: "rustpad-mcp-home-" });
+  const port = freePort();
+  return {
+    dir,
+    port,
+    padsFile: `${dir}/data/rustpad-mcp/pads.sqlite`,
+    env: {
+      HOME: dir,
+      XDG_DATA_HOME: `${dir}/data`,
+      RUSTPAD_EMBEDDED_LISTEN: `127.0.0.1:${port}`,
+      DENO_DIR: denoDir,
+    },
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+let denoDir: string | undefined;
+
+async function findDenoDir(): Promise<string> {
+  const set = Deno.env.get("DENO_DIR");
+  if (set !== undefined) return set;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    env: { NO_COLOR: "1" },
+    stderr: "null",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(output.stdout)).denoDir;
+}

@@ -163,3 +163,35 @@ Deno.test("the stdio server answers a request that arrived just before stdin clo
   assert.deepEqual(answers.map((message) => message.id), [1, 2]);
   assert.equal(answers[1].result.structuredContent.status, "applied");
 });
+
+Deno.test("without RUSTPAD_URL the server says on stderr that it uses the public rustpad.io, and with it says nothing of the kind", async () => {
+  const unset = await runMod([], { RUSTPAD_URL: "" });
+  assert.equal(unset.code, 0);
+  assert.match(
+    unset.stderr,
+    /^rustpad-mcp: RUSTPAD_URL is not set: using the public server https:\/\/rustpad\.io\/, where anyone who learns a pad's id reads it; set RUSTPAD_URL/m,
+  );
+  assert.match(unset.stderr, /serving on stdio for https:\/\/rustpad\.io\//);
+  await using pads = await startPadServer();
+  const set = await runMod([], { RUSTPAD_URL: pads.url });
+  assert.equal(set.code, 0);
+  assert.doesNotMatch(set.stderr, /rustpad\.io/);
+});
+
+Deno.test("started by hand at a terminal, the stdio server says it waits for an MCP client on stdin", async () => {
+  // `script` (util-linux) gives the server a terminal as stdin; its own
+  // stdin is closed, so the server sees the terminal end and stops.
+  await using pads = await startPadServer();
+  const output = await new Deno.Command("script", {
+    args: ["-qec", `'${Deno.execPath()}' run -A '${MOD}'`, "/dev/null"],
+    env: { NO_COLOR: "1", RUSTPAD_URL: pads.url },
+    stdin: "null",
+  }).output();
+  const text = new TextDecoder().decode(output.stdout);
+  assert.match(
+    text,
+    /rustpad-mcp: this is an MCP server on stdio: it waits for an MCP client to talk to it on stdin/,
+  );
+  const piped = await runMod([], { RUSTPAD_URL: pads.url });
+  assert.doesNotMatch(piped.stderr, /waits for an MCP client/);
+});

@@ -7,7 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { waitFor } from "../_wait.ts";
-import { MOD, runMod } from "./_run.ts";
+import { MOD, runMod, scratchHome } from "./_run.ts";
 
 const BANNER =
   /embedded pad server at (http:\/\/127\.0\.0\.1:\d+\/) \((.*?)\); open \1#NAME in a browser/;
@@ -51,12 +51,14 @@ async function embedded(
 }
 
 Deno.test("--embedded runs the pad server in the MCP server's process: the tools write to it and their editor URL opens its web editor", async () => {
-  await using mcp = await embedded(["--embedded"]);
+  await using home = await scratchHome();
+  await using mcp = await embedded(["--embedded"], home.env);
   const result = await mcp.call("append_to_document", {
     id: "trial",
     text: "written by the agent",
   });
   assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.equal(mcp.url, `http://127.0.0.1:${home.port}/`);
   assert.equal(
     await (await fetch(`${mcp.url}api/text/trial`)).text(),
     "written by the agent",
@@ -68,39 +70,122 @@ Deno.test("--embedded runs the pad server in the MCP server's process: the tools
   const page = await fetch(editorUrl!);
   assert.equal(page.status, 200);
   assert.match(await page.text(), /<title>Rustpad<\/title>/);
-  assert.match(mcp.stderr(), /pads in memory only/);
   assert.match(mcp.stderr(), new RegExp(`serving on stdio for ${mcp.url}`));
 });
 
-Deno.test("RUSTPAD_URL=embedded starts the embedded pad server as --embedded does", async () => {
-  await using mcp = await embedded([], { RUSTPAD_URL: "Embedded" });
-  await mcp.call("append_to_document", { id: "a", text: "x" });
-  assert.equal(await (await fetch(`${mcp.url}api/text/a`)).text(), "x");
+Deno.test("--embedded keeps its pads in the user's data directory and its port across restarts, so an editor URL a tool answered with still opens the pad", async () => {
+  await using home = await scratchHome();
+  let editorUrl: string;
+  {
+    await using first = await embedded(["--embedded"], home.env);
+    assert.match(
+      first.stderr(),
+      new RegExp(`\\(pads persist in ${home.padsFile}\\)`),
+    );
+    const result = await first.call("append_to_document", {
+      id: "kept",
+      text: "saved 🎉",
+    });
+    editorUrl = (result.structuredContent as { url: string }).url;
+  }
+  assert.ok((await Deno.stat(home.padsFile)).isFile);
+  await using second = await embedded(["--embedded"], home.env);
+  assert.equal(editorUrl, `${second.url}#kept`);
+  assert.equal(
+    await (await fetch(editorUrl.replace("/#", "/api/text/"))).text(),
+    "saved 🎉",
+  );
 });
 
-Deno.test("with RUSTPAD_EMBEDDED_DB the embedded pads survive a restart of the MCP server", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/pads.sqlite`;
-  try {
-    {
-      await using first = await embedded(["--embedded"], {
-        RUSTPAD_EMBEDDED_DB: path,
-      });
-      assert.match(first.stderr(), new RegExp(`pads persist in ${path}`));
-      await first.call("append_to_document", { id: "kept", text: "saved 🎉" });
-    }
-    await using second = await embedded(["--embedded"], {
-      RUSTPAD_EMBEDDED_DB: path,
-    });
-    assert.equal(
-      await (await fetch(`${second.url}api/text/kept`)).text(),
-      "saved 🎉",
-    );
-    const stats = await (await fetch(`${second.url}api/stats`)).json();
-    assert.equal(stats.database_size, 1);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+Deno.test("RUSTPAD_URL=embedded starts the embedded pad server as --embedded does, and RUSTPAD_EMBEDDED_DB=memory keeps its pads in memory only", async () => {
+  await using home = await scratchHome();
+  await using mcp = await embedded([], {
+    ...home.env,
+    RUSTPAD_URL: "Embedded",
+    RUSTPAD_EMBEDDED_DB: "memory",
+  });
+  assert.match(mcp.stderr(), /\(pads in memory only\)/);
+  await mcp.call("append_to_document", { id: "a", text: "x" });
+  assert.equal(await (await fetch(`${mcp.url}api/text/a`)).text(), "x");
+  await assert.rejects(Deno.stat(home.padsFile), Deno.errors.NotFound);
+});
+
+Deno.test("with RUSTPAD_EMBEDDED_DB the embedded pads survive a restart of the MCP server in that file", async () => {
+  await using home = await scratchHome();
+  const path = `${home.dir}/pads.sqlite`;
+  const env = { ...home.env, RUSTPAD_EMBEDDED_DB: path };
+  {
+    await using first = await embedded(["--embedded"], env);
+    assert.match(first.stderr(), new RegExp(`pads persist in ${path}`));
+    await first.call("append_to_document", { id: "kept", text: "saved 🎉" });
   }
+  await using second = await embedded(["--embedded"], env);
+  assert.equal(
+    await (await fetch(`${second.url}api/text/kept`)).text(),
+    "saved 🎉",
+  );
+  const stats = await (await fetch(`${second.url}api/stats`)).json();
+  assert.equal(stats.database_size, 1);
+  await assert.rejects(Deno.stat(home.padsFile), Deno.errors.NotFound);
+});
+
+Deno.test("a second --embedded session uses the pad server the first serves on the port, and serves the same pads on the same URL once the first stops", async () => {
+  await using home = await scratchHome();
+  const first = await embedded(["--embedded"], home.env);
+  await using second = await embedded(["--embedded"], home.env);
+  assert.equal(second.url, first.url);
+  assert.match(second.stderr(), /already served by another process/);
+  await second.call("append_to_document", { id: "shared", text: "one\n" });
+  assert.equal(
+    await (await fetch(`${first.url}api/text/shared`)).text(),
+    "one\n",
+  );
+  await first[Symbol.asyncDispose]();
+  await waitFor(
+    () => /stopped: this process serves it now/.test(second.stderr()),
+    "the second session to serve the pads",
+  );
+  const result = await second.call("append_to_document", {
+    id: "shared",
+    text: "two\n",
+  });
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.equal(
+    await (await fetch(`${second.url}api/text/shared`)).text(),
+    "one\ntwo\n",
+  );
+});
+
+Deno.test("--embedded on a port held by something other than a pad server listens on a port after it and says so", async () => {
+  await using home = await scratchHome();
+  await using _other = Deno.serve(
+    { hostname: "127.0.0.1", port: home.port, onListen() {} },
+    () => new Response("not a pad server", { status: 404 }),
+  );
+  await using mcp = await embedded(["--embedded"], home.env);
+  assert.notEqual(mcp.url, `http://127.0.0.1:${home.port}/`);
+  assert.match(
+    mcp.stderr(),
+    new RegExp(
+      `127\\.0\\.0\\.1:${home.port} is in use by something other than a pad server: the embedded pad server listens on port \\d+ instead`,
+    ),
+  );
+  await mcp.call("append_to_document", { id: "moved", text: "here" });
+  assert.equal(await (await fetch(`${mcp.url}api/text/moved`)).text(), "here");
+  const elsewhere = await fetch(`http://127.0.0.1:${home.port}/api/text/moved`);
+  assert.equal(await elsewhere.text(), "not a pad server");
+});
+
+Deno.test("--embedded PORT where a pad server already answers points the tools at that server", async () => {
+  await using home = await scratchHome();
+  await using taken = await startPadServer();
+  await using mcp = await embedded(
+    ["--embedded", String(taken.port)],
+    home.env,
+  );
+  assert.equal(mcp.url, `${taken.url}/`);
+  await mcp.call("append_to_document", { id: "theirs", text: "hello" });
+  assert.equal(taken.text("theirs"), "hello");
 });
 
 Deno.test("--embedded on an address other than loopback is refused in one line with exit code 2 while RUSTPAD_EMBEDDED_PUBLIC is not true", async () => {
@@ -112,20 +197,37 @@ Deno.test("--embedded on an address other than loopback is refused in one line w
   ]);
 });
 
-Deno.test("--embedded on a port in use, or with a value that is not [HOST:]PORT, stops with one line and exit code 2", async () => {
-  await using taken = await startPadServer();
-  const busy = await runMod(["--embedded", String(taken.port)]);
-  assert.equal(busy.code, 2);
-  assert.deepEqual(busy.stderr.trim().split("\n"), [
-    `rustpad-mcp: Cannot serve the embedded pad server on 127.0.0.1:${taken.port} as the address is in use: choose another port, or none for a free one`,
-  ]);
-  const bad = await runMod(["--embedded", "port-eighty"]);
+Deno.test("--embedded with a value that is not [HOST:]PORT, or a pads file that cannot be used, stops with one line and exit code 2", async () => {
+  await using home = await scratchHome();
+  const bad = await runMod(["--embedded", "port-eighty"], home.env);
   assert.equal(bad.code, 2);
   assert.match(
     bad.stderr.trim(),
     /^rustpad-mcp: --embedded "port-eighty" is not accepted: expected \[HOST:\]PORT/,
   );
   assert.equal(bad.stderr.trim().split("\n").length, 1);
+  await Deno.writeTextFile(`${home.dir}/notes.txt`, "not a database");
+  const file = await runMod(["--embedded"], {
+    ...home.env,
+    RUSTPAD_EMBEDDED_DB: `${home.dir}/notes.txt`,
+  });
+  assert.equal(file.code, 2);
+  assert.match(
+    file.stderr.trim(),
+    /^rustpad-mcp: Cannot persist pads in .*notes\.txt as it is not a usable SQLite database: .*; set RUSTPAD_EMBEDDED_DB to another file, or to memory to keep pads in memory only$/,
+  );
+});
+
+Deno.test("--embedded without a HOME to find the data directory in keeps pads in memory and says how to keep them", async () => {
+  await using home = await scratchHome();
+  const env = { ...home.env, HOME: "", XDG_DATA_HOME: "" };
+  await using mcp = await embedded(["--embedded"], env);
+  assert.match(
+    mcp.stderr(),
+    /\(pads in memory only, as no HOME names a data directory; set RUSTPAD_EMBEDDED_DB to keep them\)/,
+  );
+  await mcp.call("append_to_document", { id: "a", text: "x" });
+  assert.equal(await (await fetch(`${mcp.url}api/text/a`)).text(), "x");
 });
 
 Deno.test("--embedded serves the agent's suggestions to the page's API: a person accepts one over HTTP and it lands", async () => {

@@ -154,7 +154,9 @@ Deno.test("A long read's answer line holds the pad's text exactly, in structured
       };
     }).result
   );
-  const expected = [text, [...text.slice(1)].slice(0, 9000).join("")];
+  // The page is 9000 UTF-16 units from 1, less one if that splits a pair.
+  const end = /[\udc00-\udfff]/.test(text[9001] ?? "") ? 9000 : 9001;
+  const expected = [text, text.slice(1, end)];
   for (const [i, result] of [whole!, page!].entries()) {
     assert.equal(result.structuredContent.text, expected[i]);
     const block = result.content[0]!.text;

@@ -307,5 +307,6 @@ Deno.test("loadConfig() reads every variable at once", () => {
     statePassword: "hunter2",
     embeddedPublic: false,
     embeddedDatabase: "pads.sqlite",
+    embeddedListen: { hostname: "127.0.0.1", port: 3030 },
   });
 });

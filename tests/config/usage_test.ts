@@ -33,6 +33,7 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
     "RUSTPAD_STATE_PASSWORD",
     "RUSTPAD_EMBEDDED_PUBLIC",
     "RUSTPAD_EMBEDDED_DB",
+    "RUSTPAD_EMBEDDED_LISTEN",
   ]);
   const defaults = Object.fromEntries(
     CONFIG_VARIABLES.map((v) => [v.name, v.default]),
@@ -48,7 +49,8 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
   assert.equal(defaults.RUSTPAD_MCP_SESSION_IDLE_S, "1800");
   assert.equal(defaults.RUSTPAD_MCP_MAX_SESSIONS, "1000");
   assert.equal(defaults.RUSTPAD_EMBEDDED_PUBLIC, "false");
-  assert.equal(defaults.RUSTPAD_EMBEDDED_DB, "unset (memory only)");
+  assert.equal(defaults.RUSTPAD_EMBEDDED_DB, "the user's data directory");
+  assert.equal(defaults.RUSTPAD_EMBEDDED_LISTEN, "127.0.0.1:3030");
   assert.equal(defaults.RUSTPAD_MCP_MAX_CONNECTIONS, "1024");
   assert.equal(defaults.RUSTPAD_MCP_REQUEST_TIMEOUT_MS, "10000");
   assert.equal(defaults.RUSTPAD_MCP_KEEP_ALIVE_TIMEOUT_MS, "5000");

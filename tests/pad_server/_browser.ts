@@ -167,7 +167,11 @@ export class Browser implements AsyncDisposable {
       targetId,
       flatten: true,
     });
-    const page = new Page(this, sessionId as string);
+    const page = new Page(
+      this,
+      sessionId as string,
+      browserContextId as string,
+    );
     await page.send("Page.enable");
     await page.send("Runtime.enable");
     await page.send("Emulation.setDeviceMetricsOverride", {
@@ -208,10 +212,22 @@ export class Browser implements AsyncDisposable {
 export class Page {
   readonly #browser: Browser;
   readonly #session: string;
+  /** The browser context the page is alone in. */
+  readonly context: string;
 
-  constructor(browser: Browser, session: string) {
+  constructor(browser: Browser, session: string, context: string) {
     this.#browser = browser;
     this.#session = session;
+    this.context = context;
+  }
+
+  /** Grant the page's context `permissions` on `origin`. */
+  async grant(origin: string, permissions: string[]): Promise<void> {
+    await this.#browser.send("Browser.grantPermissions", {
+      origin,
+      permissions,
+      browserContextId: this.context,
+    });
   }
 
   send(
@@ -273,6 +289,32 @@ export class Page {
     const base = { key, code: key, windowsVirtualKeyCode: keyCode, modifiers };
     await this.send("Input.dispatchKeyEvent", { type: "rawKeyDown", ...base });
     await this.send("Input.dispatchKeyEvent", { type: "keyUp", ...base });
+  }
+
+  /** Click the middle of what `selector` matches, as a mouse would. */
+  async click(selector: string): Promise<void> {
+    const middle = await this.evaluate<{ x: number; y: number } | null>(
+      `(() => {
+        const box = document.querySelector(${
+        JSON.stringify(selector)
+      })?.getBoundingClientRect();
+        return box && { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      })()`,
+    );
+    if (middle === null) {
+      throw new Error(
+        `Cannot click ${selector} as nothing in the page matches it: current URL is ${await this
+          .evaluate<string>("location.href")}`,
+      );
+    }
+    for (const type of ["mousePressed", "mouseReleased"]) {
+      await this.send("Input.dispatchMouseEvent", {
+        type,
+        ...middle,
+        button: "left",
+        clickCount: 1,
+      });
+    }
   }
 
   /** A PNG of the page, written to `path`. */

@@ -11,6 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { SqlitePadDatabase, startPadServer } from "../../src/pad_server/mod.ts";
 import { Browser, type Page } from "./_browser.ts";
 import { waitUntil } from "./_test_client.ts";
+import { scratchHome } from "../cli/_run.ts";
 
 const MOD = new URL("../../mod.ts", import.meta.url).pathname;
 const ARTIFACTS = new URL("../../.ci/out/", import.meta.url);
@@ -68,12 +69,14 @@ async function settled(
 
 Deno.test("a person types into the page while the agent appends through MCP: both texts land exactly once, and the page shows the agent's text and name", async () => {
   await using browser = await Browser.launch();
+  await using home = await scratchHome();
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", "-A", MOD, "--embedded"],
     env: {
       NO_COLOR: "1",
       PATH: Deno.env.get("PATH") ?? "",
+      ...home.env,
       RUSTPAD_USER_NAME: "Agent Smith",
       RUSTPAD_USER_HUE: "280",
     },

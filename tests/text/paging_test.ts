@@ -1,34 +1,53 @@
 import assert from "node:assert/strict";
 import { pageText } from "../../src/text/paging.ts";
 
-const TEXT = "ab🎉cd"; // "🎉" is UTF-16 units 2 and 3, code point 2.
+const TEXT = "ab🎉cd"; // "🎉" is UTF-16 units 2 and 3; the text is 6 units.
 
-Deno.test("`pageText()` without a limit returns the rest of the text and no next offset", () => {
+Deno.test("`pageText()` without a limit returns the rest of the text, no next offset and the length in UTF-16 units", () => {
   assert.deepEqual(pageText(TEXT), {
     text: TEXT,
     offset: 0,
     nextOffset: null,
-    totalLength: 5,
+    totalLength: 6,
   });
   assert.deepEqual(pageText(TEXT, 4), {
     text: "cd",
     offset: 4,
     nextOffset: null,
-    totalLength: 5,
+    totalLength: 6,
   });
 });
 
-Deno.test("`pageText()` moves an offset inside a surrogate pair back one unit", () => {
-  const page = pageText(TEXT, 3, 2);
+Deno.test("`pageText()` moves an offset inside a surrogate pair back one unit and reports it", () => {
+  const page = pageText(TEXT, 3, 3);
   assert.equal(page.offset, 2);
   assert.equal(page.text, "🎉c");
   assert.equal(page.nextOffset, 5);
 });
 
-Deno.test("`pageText()` counts its limit in code points, so an emoji counts one", () => {
-  const page = pageText(TEXT, 1, 2);
-  assert.equal(page.text, "b🎉");
-  assert.equal(page.nextOffset, 4);
+Deno.test("`pageText()` counts its limit in UTF-16 units, moving an end inside a pair back one unit", () => {
+  // The issue's case: "abc😀def" from 0 with limit 4 ends inside "😀".
+  assert.deepEqual(pageText("abc😀def", 0, 4), {
+    text: "abc",
+    offset: 0,
+    nextOffset: 3,
+    totalLength: 8,
+  });
+  assert.deepEqual(pageText("abc😀def", 0, 5), {
+    text: "abc😀",
+    offset: 0,
+    nextOffset: 5,
+    totalLength: 8,
+  });
+});
+
+Deno.test("`pageText()` moves an end inside a pair forward when moving back would return nothing", () => {
+  assert.deepEqual(pageText(TEXT, 2, 1), {
+    text: "🎉",
+    offset: 2,
+    nextOffset: 4,
+    totalLength: 6,
+  });
   assert.equal(pageText("🎉", 0, 1).text, "🎉");
 });
 
@@ -39,9 +58,10 @@ Deno.test("`pageText()` walked with next offsets and tiny limits rebuilds the te
     let offset: number | null = 0;
     while (offset !== null) {
       const page = pageText(text, offset, limit);
+      assert.equal(page.offset, offset, "a walk never starts inside a pair");
       assert.ok(page.text.length > 0, `limit ${limit} made progress`);
-      assert.equal([...page.text].length <= limit, true);
-      assert.ok(!/[\ud800-\udbff]$/.test(page.text), "no high half at the end");
+      assert.ok(page.text.length <= Math.max(limit, 2), "within the limit");
+      assert.ok(page.text.isWellFormed(), "no half of a pair");
       pages.push(page.text);
       offset = page.nextOffset;
     }
@@ -54,7 +74,7 @@ Deno.test("`pageText()` gives an empty page at the end for an offset past it", (
     text: "",
     offset: 6,
     nextOffset: null,
-    totalLength: 5,
+    totalLength: 6,
   });
 });
 
@@ -63,7 +83,7 @@ Deno.test("`pageText()` with limit 0 returns nothing and the same next offset", 
     text: "",
     offset: 1,
     nextOffset: 1,
-    totalLength: 5,
+    totalLength: 6,
   });
   assert.deepEqual(pageText("", 0, 0), {
     text: "",

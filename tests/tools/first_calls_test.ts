@@ -46,7 +46,8 @@ Deno.test("a line edit takes new_string like a string edit; new_text is refused 
   );
   assert.equal(
     old,
-    "Cannot call edit_document as edits[0].new_string is required: it is missing",
+    "Cannot call edit_document as edits[0].new_string is required: it is missing\n" +
+      'Cannot call edit_document as edits[0] has no key "new_text": its keys are old_string, new_string, replace_all, start_line, end_line. Nothing was sent',
   );
   assert.equal(await h.text("lines"), "one\nTWO\n");
 });
@@ -101,7 +102,7 @@ Deno.test("base_revision says, where the model reads it, what happens without it
     assert.match(base?.description ?? "", /Revision your read returned/);
     assert.match(
       base?.description ?? "",
-      /Without it, it applies to the pad as it is now/,
+      /Without it: the pad as it is now/,
     );
   }
 });
@@ -291,7 +292,7 @@ Deno.test("wait_for_change counts the agent's own edit and returns at once when 
   );
   assert.match(
     listed?.description ?? "",
-    /Returns at once if the pad is past since_revision/,
+    /returns at the next revision, at once if already past it/,
   );
   assert.match(listed?.description ?? "", /60 s/);
   await h.call("append_to_document", { id: "own", text: "mine" });

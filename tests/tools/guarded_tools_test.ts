@@ -268,7 +268,7 @@ Deno.test("`replace_in_document` with replace_all asks with the count, then repl
   assert.equal(result.replacements, 3);
   assert.match(
     h.elicitations[0]!.message,
-    /all 3 occurrences .* pad "all" \(8 code points now\)/,
+    /all 3 matches .* pad "all" \(8 code points now\)/,
   );
   assert.equal(await h.text("all"), "yy1 yy2 yy3");
 });

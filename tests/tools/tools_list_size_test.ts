@@ -9,11 +9,14 @@
 import assert from "node:assert/strict";
 import { connect } from "../_mcp.ts";
 import { INSTRUCTIONS } from "../../mod.ts";
+import { MAX_PAD_ID_LENGTH, padIdProblem } from "../../src/rustpad/pad_id.ts";
 
 /**
  * The most characters a model reads: instructions plus, per tool, name,
  * title, description and `JSON.stringify` of the input schema. Spend it on
  * what a model needs to call right the first time, never on repetition.
+ * Issue 27 caps it at 14,000 with the tools added beside the 13 of before
+ * (which read about 12,700).
  */
 const MODEL_READS_BUDGET = 14_000;
 
@@ -64,5 +67,57 @@ Deno.test("tools/list carries no $schema keys, ±(2^53-1) integer bounds, additi
   assert.ok(
     !listed.includes('"execution"'),
     "a tool has execution: registerTools in src/mcp/_tools.ts removes it",
+  );
+});
+
+Deno.test("tools/list states the pad id's rule as pattern and maxLength, the same rule the tools enforce", async () => {
+  const { tools } = JSON.parse(await toolsList()) as {
+    tools: {
+      name: string;
+      inputSchema: {
+        properties: Record<string, { pattern?: string; maxLength?: number }>;
+      };
+    }[];
+  };
+  for (const tool of tools) {
+    const id = tool.inputSchema.properties.id;
+    if (id === undefined) continue;
+    assert.equal(id.maxLength, MAX_PAD_ID_LENGTH, tool.name);
+    const pattern = new RegExp(id.pattern ?? "", "u");
+    for (const good of ["notes", "a.b_c-D9", "...", ".hidden"]) {
+      assert.ok(pattern.test(good), `${tool.name} lists ${good} as valid`);
+      assert.equal(padIdProblem(good), undefined);
+    }
+    for (const bad of [".", "..", "a b", "a/b", "é", "#notes", ""]) {
+      assert.ok(!pattern.test(bad), `${tool.name} lists ${bad} as invalid`);
+      assert.notEqual(padIdProblem(bad), undefined);
+    }
+  }
+});
+
+Deno.test("no tool description repeats what its annotations say (Read-only.), and sizes are numbers", async () => {
+  const { tools } = JSON.parse(await toolsList()) as {
+    tools: {
+      name: string;
+      description: string;
+      outputSchema: {
+        properties: Record<string, { description?: string }>;
+      };
+    }[];
+  };
+  for (const tool of tools) {
+    assert.doesNotMatch(tool.description, /Read-only/, tool.name);
+    assert.doesNotMatch(tool.description, /short pads/, tool.name);
+  }
+  const document = tools.find((tool) => tool.name === "get_document");
+  assert.match(document?.description ?? "", /20,000 characters/);
+  assert.match(document?.description ?? "", /262144 code points/);
+  assert.match(
+    document?.description ?? "",
+    /UTF-16 units, as are next_offset and total_length/,
+  );
+  assert.equal(
+    document?.outputSchema.properties.total_length?.description,
+    "In UTF-16 units.",
   );
 });

@@ -60,12 +60,16 @@ Deno.test("`create_document` fails and changes nothing when the pad has content"
   assert.equal(info.language, null);
 });
 
-Deno.test("`create_document` refuses a bad language id", async () => {
+Deno.test("`create_document` refuses a language outside Rustpad's menu, listing the menu, and creates nothing", async () => {
   await using h = await connect();
   const message = errorOf(
     await h.call("create_document", { id: "lang", language: "not a language" }),
   );
-  assert.match(message, /Monaco language id is 1 to 64 (ASCII )?letters/);
+  assert.match(
+    message,
+    /^Cannot use language "not a language" as Rustpad's language menu has no such entry: use one of abap, .*, python, .*, yaml$/,
+  );
+  assert.equal(await h.text("lang"), "");
 });
 
 Deno.test("`append_to_document` appends verbatim and reports revision and length", async () => {
@@ -205,9 +209,9 @@ Deno.test("`set_language` sets the language for everyone", async () => {
   assert.deepEqual(result, {
     status: "applied",
     id: "code",
-    language: "c++",
+    language: "cpp",
   });
-  await waitFor(() => person.language === "c++", "the person to see it");
+  await waitFor(() => person.language === "cpp", "the person to see it");
   await person.close();
 });
 

@@ -13,6 +13,15 @@ import {
 import type { UserId, UserOperation } from "../../rustpad/protocol.ts";
 import { rebaseOver } from "./_cursor_moves.ts";
 import { diffOperation } from "./units.ts";
+import { mapPosition, pendingChanges, RevisionLog } from "./_revision_map.ts";
+
+/** A position, and which side of an insert exactly at it it keeps to. */
+export interface Anchor {
+  /** In UTF-16 units. */
+  readonly at: number;
+  /** -1: before such an insert; 1: after it. */
+  readonly assoc: -1 | 1;
+}
 
 /** What the text asks of its connection and its page. */
 export interface SyncEffects {
@@ -33,6 +42,8 @@ export class TextSync {
   #state: ClientState = synchronized(0);
   /** Our ids in this life of the pad: acknowledgements come under any. */
   #ours = new Set<UserId>();
+  /** The server's last operations, to carry positions from before them. */
+  readonly #log = new RevisionLog();
 
   constructor(effects: SyncEffects) {
     this.#effects = effects;
@@ -78,6 +89,7 @@ export class TextSync {
       const lost = diffOperation(this.#serverText, text);
       const { state, local } = rebaseOver(this.#state, lost, history.length);
       this.#state = state;
+      this.#log.reset(history.length);
       this.#serverText = text;
       this.#ours = new Set([me]);
       this.#apply(local);
@@ -87,7 +99,9 @@ export class TextSync {
   /** The next operations of the server's history, in order. */
   receive(operations: readonly UserOperation[]): void {
     for (const { id, operation } of operations) {
-      this.#serverText = operation.apply(this.#serverText);
+      const before = this.#serverText;
+      this.#serverText = operation.apply(before);
+      this.#log.record(this.#state.revision, operation, before);
       if (!this.#ours.has(id)) {
         const { state, apply } = applyServer(this.#state, operation);
         this.#state = state;
@@ -104,6 +118,25 @@ export class TextSync {
         this.#effects.acknowledged();
       }
     }
+  }
+
+  /**
+   * `anchors` in the server's text at `revision`, in this text now;
+   * undefined when that revision is ahead of ours or no longer kept.
+   */
+  carry(revision: number, anchors: readonly Anchor[]): number[] | undefined {
+    const now = this.#state.revision;
+    const pending = pendingChanges(this.#state, this.#serverText);
+    const carried = [];
+    for (const { at, assoc } of anchors) {
+      let position = this.#log.carry(at, revision, now, assoc);
+      if (position === undefined) return undefined;
+      for (const changes of pending) {
+        position = mapPosition(position, changes, assoc);
+      }
+      carried.push(position);
+    }
+    return carried;
   }
 
   #apply(operation: TextOperation): void {

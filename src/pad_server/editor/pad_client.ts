@@ -29,12 +29,13 @@ import {
   type ConnectionStatus,
   ReconnectingSocket,
 } from "./_reconnecting_socket.ts";
-import { TextSync } from "./_text_sync.ts";
+import { type Anchor, TextSync } from "./_text_sync.ts";
 
 import { type Peer, Peers } from "./_peers.ts";
 
 export type { ConnectionStatus } from "./_reconnecting_socket.ts";
 export type { Peer } from "./_peers.ts";
+export type { Anchor } from "./_text_sync.ts";
 
 /** What the page is told. */
 export interface PadClientEvents {
@@ -157,6 +158,20 @@ export class PadClient {
   /** Operations of the pad's history applied. */
   get revision(): number {
     return this.#sync.state.revision;
+  }
+
+  /**
+   * Positions in the pad's text at `revision` (UTF-16 units), in
+   * {@linkcode PadClient.text}: moved through the operations since and this
+   * person's unacknowledged edits. Undefined when `revision` is ahead of
+   * this client's or too far behind.
+   *
+   * @param revision The revision the positions are of.
+   * @param anchors The positions, each with the side it keeps to.
+   * @returns The positions now.
+   */
+  carry(revision: number, anchors: readonly Anchor[]): number[] | undefined {
+    return this.#sync.carry(revision, anchors);
   }
 
   /** The connection's state. */

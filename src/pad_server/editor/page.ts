@@ -1,14 +1,16 @@
 /// <reference lib="dom" />
 /**
  * The editor page the compatible pad server serves at every path outside
- * `/api/`: the pad named by the URL's `#id` in CodeMirror, with the people
- * in it, their carets, the language and the connection. `deno task bundle`
- * bundles it for the browser into `../_editor_page.ts`.
+ * `/api/`: the pad named by the URL's `#id` in CodeMirror, highlighted in
+ * its language, with the people in it (agents badged), their carets, the
+ * agents' pending suggestions to accept or reject, and the connection; dark
+ * when the system is. `deno task bundle` bundles it for the browser into
+ * `../_editor_page.ts`, each language's parser a chunk of its own.
  *
  * @module
  */
 
-import { Annotation, EditorState } from "@codemirror/state";
+import { Annotation, Compartment, EditorState } from "@codemirror/state";
 import {
   drawSelection,
   EditorView,
@@ -19,7 +21,12 @@ import {
 import { PAD_ID_PATTERN } from "../../rustpad/pad_id.ts";
 import type { UserId } from "../../rustpad/protocol.ts";
 import { peerDecorations, showPeers } from "./_cursors.ts";
-import { type ConnectionStatus, PadClient, type Peer } from "./pad_client.ts";
+import { highlighting, LANGUAGES } from "./_languages.ts";
+import { savedPerson, savePerson } from "./_names.ts";
+import { renderPeople } from "./_people.ts";
+import { suggestionMarks } from "./_suggestion_marks.ts";
+import { Suggestions } from "./_suggestions.ts";
+import { type ConnectionStatus, PadClient } from "./pad_client.ts";
 import { UndoStack } from "./undo_stack.ts";
 import {
   fromUtf16Changes,
@@ -28,27 +35,6 @@ import {
   type Utf16Change,
 } from "./units.ts";
 import type { TextOperation } from "../../ot/operation.ts";
-
-const LANGUAGES = [
-  "plaintext",
-  "markdown",
-  "javascript",
-  "typescript",
-  "json",
-  "python",
-  "rust",
-  "go",
-  "java",
-  "c",
-  "cpp",
-  "csharp",
-  "html",
-  "css",
-  "shell",
-  "sql",
-  "yaml",
-];
-const ANIMALS = ["Hippo", "Otter", "Heron", "Lynx", "Badger", "Gecko", "Ibis"];
 
 /** Why a change was made: typed, remote, or an undo or redo. */
 const origin = Annotation.define<"remote" | "undo" | "redo">();
@@ -71,23 +57,13 @@ function padId(): string {
   return fresh;
 }
 
-/** This person's name and colour, kept across visits. */
-function person(): { name: string; hue: number } {
-  try {
-    const saved = JSON.parse(localStorage.getItem("rustpad-user") ?? "");
-    if (typeof saved.name === "string" && Number.isInteger(saved.hue)) {
-      return saved;
-    }
-  } catch { /* a first visit */ }
-  const random = crypto.getRandomValues(new Uint32Array(2));
-  return {
-    name: `Anonymous ${ANIMALS[random[0]! % ANIMALS.length]}`,
-    hue: random[1]! % 360,
-  };
-}
-
 const id = padId();
-let user = person();
+let user = savedPerson();
+/** The user ids of agents in the pad, as the pad server knows them. */
+let agents: ReadonlySet<UserId> = new Set();
+const language = new Compartment();
+/** The language last asked for: a slower fetch of another one is dropped. */
+let wantedLanguage = "plaintext";
 const undo = new UndoStack();
 const statusLabel: Record<ConnectionStatus, string> = {
   connecting: "Connecting…",
@@ -97,10 +73,13 @@ const statusLabel: Record<ConnectionStatus, string> = {
 let firstText = true;
 
 element("pad-id").textContent = id;
+document.title = `${id} · Rustpad`;
 const nameInput = element<HTMLInputElement>("name");
 nameInput.value = user.name;
 const select = element<HTMLSelectElement>("language");
-for (const language of LANGUAGES) select.add(new Option(language, language));
+for (const name of LANGUAGES) select.add(new Option(name, name));
+// A pad without a language is plain text, as on Rustpad.
+select.value = "plaintext";
 
 const client = new PadClient({
   url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}` +
@@ -109,11 +88,12 @@ const client = new PadClient({
   events: {
     remote: (operation, before) => applyRemote(operation, before),
     peers: () => scheduleRender(),
-    language(language) {
-      if (![...select.options].some((option) => option.value === language)) {
-        select.add(new Option(language, language));
+    language(name) {
+      if (![...select.options].some((option) => option.value === name)) {
+        select.add(new Option(name, name));
       }
-      select.value = language;
+      select.value = name;
+      void highlight(name);
     },
     status(status) {
       const label = element("status");
@@ -139,6 +119,8 @@ const view = new EditorView({
       highlightActiveLine(),
       EditorView.lineWrapping,
       peerDecorations,
+      suggestionMarks,
+      language.of([]),
       keymap.of([
         { key: "Mod-z", run: () => step(undo.undo(), "undo") },
         { key: "Mod-y", run: () => step(undo.redo(), "redo") },
@@ -194,6 +176,19 @@ function applyRemote(operation: TextOperation, before: string): void {
     changes: toUtf16Changes(operation, before),
     annotations: origin.of("remote"),
   });
+  suggestions.textChanged();
+}
+
+/** Highlight the text as `name`, once its parser has been fetched. */
+async function highlight(name: string): Promise<void> {
+  wantedLanguage = name;
+  const extension = await highlighting(name);
+  // Another language may have been chosen while this one was fetched.
+  if (wantedLanguage !== name) return;
+  view.dispatch({ effects: language.reconfigure(extension) });
+  if (performance.getEntriesByName("rustpad:highlighted").length === 0) {
+    performance.mark("rustpad:highlighted");
+  }
 }
 
 let renderQueued = false;
@@ -203,8 +198,14 @@ function scheduleRender(): void {
   renderQueued = true;
   queueMicrotask(() => {
     renderQueued = false;
-    showPeers(view, client.text, client.peers);
-    renderPeople(client.peers);
+    showPeers(view, client.text, client.peers, agents);
+    renderPeople(
+      element("people"),
+      element("count"),
+      user,
+      client.peers,
+      agents,
+    );
   });
 }
 
@@ -225,32 +226,41 @@ function scheduleCursor(): void {
   }, 50);
 }
 
-function renderPeople(peers: ReadonlyMap<UserId, Peer>): void {
-  const list = element("people");
-  const items = [{ name: `${user.name} (you)`, hue: user.hue }];
-  for (const { info } of peers.values()) items.push(info);
-  list.replaceChildren(...items.map(({ name, hue }) => {
-    const item = document.createElement("li");
-    item.style.setProperty("--hue", String(hue % 360));
-    item.textContent = name;
-    return item;
-  }));
-  element("count").textContent = String(items.length);
-}
-
 select.addEventListener("change", () => client.setLanguage(select.value));
 nameInput.addEventListener("change", () => {
   const name = nameInput.value.trim();
   if (name === "") return void (nameInput.value = user.name);
   user = { name, hue: user.hue };
-  localStorage.setItem("rustpad-user", JSON.stringify(user));
+  savePerson(user);
   client.setUser(user);
   scheduleRender();
 });
 element("reconnect").addEventListener("click", () => client.reconnect());
+element("copy-link").addEventListener("click", async () => {
+  const button = element("copy-link");
+  const link = `${location.origin}/#${encodeURIComponent(id)}`;
+  try {
+    await navigator.clipboard.writeText(link);
+    button.textContent = "Copied";
+  } catch {
+    // No clipboard (an insecure origin): the link is in the address bar.
+    button.textContent = "Copy failed";
+  }
+  setTimeout(() => button.textContent = "Copy link", 1500);
+});
 addEventListener("hashchange", () => location.reload());
 // Leaving with edits the server has not acknowledged would lose them.
 addEventListener("beforeunload", (event) => {
   if (client.pending) event.preventDefault();
+});
+const suggestions = new Suggestions({
+  padId: id,
+  client,
+  view,
+  by: () => user.name,
+  agents(ids) {
+    agents = ids;
+    scheduleRender();
+  },
 });
 view.focus();

@@ -1,0 +1,92 @@
+// `deno task compile`: `deno compile` the server into one binary, then check
+// that the binary is the server. Offline, DENORT_BIN pointed at `deno`
+// itself makes `deno compile` succeed with a binary that is plain Deno
+// (`--version` answers "deno 2.x"): a client started with it would run
+// Deno's REPL, not the server. The check says so and removes that binary.
+//
+//   deno task compile                               dist/rustpad-mcp
+//   deno task compile --target aarch64-apple-darwin --output dist/rustpad-mcp-macos-arm64
+//
+// A binary for another platform cannot run here, so it is not checked; the
+// script says that too.
+
+import { parseArgs } from "node:util";
+import { VERSION } from "../src/config/version.ts";
+
+/** How long the binary has to answer `--version`. */
+const VERSION_TIMEOUT_MS = 30_000;
+
+/**
+ * Whether the binary at `path` answers `--version` as rustpad-mcp `version`:
+ * `undefined` if it does, else why not, in a sentence.
+ */
+export async function versionProblem(
+  path: string,
+  version: string = VERSION,
+): Promise<string | undefined> {
+  const expected = `rustpad-mcp ${version}`;
+  let output: Deno.CommandOutput;
+  try {
+    output = await new Deno.Command(path, {
+      args: ["--version"],
+      stdin: "null",
+      signal: AbortSignal.timeout(VERSION_TIMEOUT_MS),
+    }).output();
+  } catch (error) {
+    return `Cannot run ${path} --version as ${(error as Error).message}`;
+  }
+  const answer = new TextDecoder().decode(output.stdout).trim();
+  if (output.success && answer === expected) return undefined;
+  const firstLine = answer.split("\n")[0] ?? "";
+  const plainDeno = /^deno \d/.test(firstLine)
+    ? ": it is plain Deno, which deno compile makes when DENORT_BIN points at deno itself; point DENORT_BIN at denort of the same Deno version (see README, A compiled binary), or unset it on a connected machine"
+    : "";
+  return `Cannot use ${path} as it does not answer --version as ${expected}: current answer is ${
+    JSON.stringify(firstLine)
+  } (exit code ${output.code})${plainDeno}`;
+}
+
+async function main(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      target: { type: "string" },
+      output: { type: "string", default: "dist/rustpad-mcp" },
+    },
+  });
+  const output = values.output;
+  const mod = new URL("../mod.ts", import.meta.url).href;
+  const compiled = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "compile",
+      "-A",
+      ...(values.target === undefined ? [] : ["--target", values.target]),
+      "--output",
+      output,
+      mod,
+    ],
+    stdin: "null",
+  }).spawn().status;
+  if (!compiled.success) return compiled.code;
+  if (values.target !== undefined && values.target !== Deno.build.target) {
+    console.error(
+      `compile: ${output} is for ${values.target}, not this machine (${Deno.build.target}): run "${output} --version" there; it must answer rustpad-mcp ${VERSION}`,
+    );
+    return 0;
+  }
+  const binary = Deno.build.os === "windows" && !output.endsWith(".exe")
+    ? `${output}.exe`
+    : output;
+  const problem = await versionProblem(binary);
+  if (problem !== undefined) {
+    await Deno.remove(binary).catch(() => {});
+    console.error(`compile: ${problem}; ${binary} was removed`);
+    return 1;
+  }
+  console.error(
+    `compile: ${binary} answers --version as rustpad-mcp ${VERSION}`,
+  );
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { versionProblem } from "../../scripts/compile.ts";
+import { VERSION } from "../../mod.ts";
+
+const SCRIPT = new URL("../../scripts/compile.ts", import.meta.url).pathname;
+
+/** An executable shell script in `dir` that prints `text` and exits `code`. */
+async function fakeBinary(
+  dir: string,
+  text: string,
+  code = 0,
+): Promise<string> {
+  const path = `${dir}/fake-${crypto.randomUUID()}`;
+  await Deno.writeTextFile(
+    path,
+    `#!/bin/sh\nprintf '%s\\n' '${text}'\nexit ${code}\n`,
+  );
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+Deno.test("`deno task compile` (scripts/compile.ts) with DENORT_BIN pointing at deno itself says the binary is plain Deno, removes it and exits 1", async () => {
+  const config = JSON.parse(
+    await Deno.readTextFile(new URL("../../deno.json", import.meta.url)),
+  );
+  assert.equal(config.tasks.compile, "deno run -A scripts/compile.ts");
+  const dir = await Deno.makeTempDir();
+  try {
+    const output = `${dir}/rustpad-mcp`;
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", SCRIPT, "--output", output],
+      env: { NO_COLOR: "1", DENORT_BIN: Deno.execPath() },
+      stdin: "null",
+    }).output();
+    const stderr = new TextDecoder().decode(run.stderr);
+    assert.equal(run.code, 1, stderr);
+    assert.match(
+      stderr,
+      new RegExp(
+        `compile: Cannot use ${output} as it does not answer --version as rustpad-mcp ${VERSION}: current answer is "deno \\d[^"]*" \\(exit code 0\\): it is plain Deno, which deno compile makes when DENORT_BIN points at deno itself; point DENORT_BIN at denort`,
+      ),
+    );
+    await assert.rejects(Deno.stat(output), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("versionProblem() accepts a binary that answers --version as rustpad-mcp of this version, and names what any other answered", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const good = await fakeBinary(dir, `rustpad-mcp ${VERSION}`);
+    assert.equal(await versionProblem(good), undefined);
+    const old = await fakeBinary(dir, "rustpad-mcp 0.0.1");
+    assert.equal(
+      await versionProblem(old),
+      `Cannot use ${old} as it does not answer --version as rustpad-mcp ${VERSION}: current answer is "rustpad-mcp 0.0.1" (exit code 0)`,
+    );
+    const failing = await fakeBinary(dir, `rustpad-mcp ${VERSION}`, 3);
+    assert.match(
+      (await versionProblem(failing)) ?? "",
+      /current answer is "rustpad-mcp .*" \(exit code 3\)$/,
+    );
+    assert.match(
+      (await versionProblem(`${dir}/missing`)) ?? "",
+      new RegExp(`^Cannot run ${dir}/missing --version as `),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
