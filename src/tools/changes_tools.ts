@@ -37,7 +37,7 @@ export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
   title: "Who changed what",
   description:
-    "Hunks changed since since_revision, with authors ('restored': reloaded at a restart); with start_line/end_line, each line's last writer.",
+    "Hunks changed after since_revision with authors ('restored': reloaded by restart); with start_line/end_line, each line's last writer.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("Default 0.")

@@ -91,7 +91,7 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
 /** `withdraw_suggestion`. */
 export const withdrawSuggestionTool: ToolDefinition = defineTool({
   name: "withdraw_suggestion",
-  title: "Withdraw a suggestion",
+  title: "Withdraw suggestion",
   description: "Withdraw your pending suggestion.",
   inputSchema: objectSchema({
     id: padIdSchema,
