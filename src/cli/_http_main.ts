@@ -22,6 +22,7 @@ const SIGNALS: Deno.Signal[] = ["SIGTERM", "SIGINT"];
 export async function runHttp(
   config: Config,
   listen: { hostname: string; port: number },
+  startNotes: readonly string[] = [],
   onBackend: (backend: Backend) => void = () => {},
 ): Promise<number> {
   let identities: NamedToken[] = [];
@@ -112,6 +113,7 @@ export async function runHttp(
         })`
     }${state.kind === "memory" ? "" : `, state in ${state.location}`}`,
   );
+  for (const note of startNotes) console.error(note);
   // Settles only on shutdown: accept errors (EMFILE) are survived.
   await running.finished;
   await running.shutdown();

@@ -16,6 +16,7 @@ import type {
   ServerContext,
 } from "@modelcontextprotocol/server";
 import { type ConfirmRoute, dialogRoute } from "./_eras.ts";
+import { AnswerBudget } from "./_answer_budget.ts";
 import { padIdProblem } from "../rustpad/pad_id.ts";
 import { fenceUntrusted } from "../safety/untrusted.ts";
 import {
@@ -110,7 +111,12 @@ export function registerTools(
         ) {
           context.openedPads.add(written);
         }
-        return confirm.finish(answer, ctx) ?? toCallToolResult(answer);
+        const result = confirm.finish(answer, ctx) ?? toCallToolResult(answer);
+        const refused = AnswerBudget.of(ctx.http?.req)?.take(
+          result,
+          `${name}`,
+        );
+        return refused === undefined ? result : errorResult(refused);
       } catch (error) {
         return errorResult(describeFailure(error, context.config));
       } finally {
