@@ -14,6 +14,7 @@ export {
   RevisionLog,
 } from "./revision_log.ts";
 export {
+  cutName,
   MAX_CURSORS,
   MAX_NAME_LENGTH,
   MAX_USERS,
