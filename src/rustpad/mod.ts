@@ -82,9 +82,5 @@ export {
   rangesTouched,
   type TextPosition,
 } from "./presence.ts";
-export {
-  UNDO_DEPTH,
-  UndoHistory,
-  undoOfEdit,
-  type UndoSession,
-} from "./undo.ts";
+export { UNDO_DEPTH, UndoHistory, type UndoSession } from "./undo.ts";
+export { undoOfEdit } from "./undo_edit.ts";
