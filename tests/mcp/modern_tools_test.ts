@@ -9,6 +9,8 @@ import { type ModernClient, modernHttp, modernStdio } from "../_modern.ts";
 
 /** Stands for the edit_id of the last write. */
 const LAST_EDIT = Symbol("the last edit_id");
+/** Stands for the suggestion_id of the last suggested write. */
+const LAST_SUGGESTION = Symbol("the last suggestion_id");
 
 /** Each tool with arguments that succeed on pad `id`, in an order that works. */
 function calls(id: string): [string, Record<string, unknown>][] {
@@ -26,6 +28,15 @@ function calls(id: string): [string, Record<string, unknown>][] {
       edits: [{ old_string: "beta", new_string: "BETA" }],
     }],
     ["set_language", { id, language: "markdown" }],
+    ["replace_in_document", {
+      id,
+      search: "gamma",
+      replace: "GAMMA",
+      suggest: true,
+    }],
+    ["list_suggestions", { id }],
+    ["withdraw_suggestion", { id, suggestion_id: LAST_SUGGESTION }],
+    ["get_changes", { id, since_revision: 0 }],
     ["wait_for_change", { id, since_revision: 0, timeout_seconds: 1 }],
     // edit_id: over HTTP the unnamed token is shared, so it is asked for.
     ["undo_last_edit", { id, edit_id: LAST_EDIT }],
@@ -37,22 +48,28 @@ async function callEvery(agent: ModernClient, id: string): Promise<void> {
   const { tools } = await agent.client.listTools();
   const names = calls(id).map(([name]) => name);
   assert.deepEqual(
-    [...names].sort(),
+    [...new Set(names)].sort(),
     tools.map((tool) => tool.name).sort(),
     "every listed tool is called",
   );
-  let lastEdit: unknown;
+  const last = new Map<symbol, unknown>();
   for (const [name, args] of calls(id)) {
     const result = await agent.call(
       name,
       Object.fromEntries(
         Object.entries(args).map((
           [key, value],
-        ) => [key, value === LAST_EDIT ? lastEdit : value]),
+        ) => [key, typeof value === "symbol" ? last.get(value) : value]),
       ),
     );
-    lastEdit = (result.structuredContent as { edit_id?: string })?.edit_id ??
-      lastEdit;
+    const answer = result.structuredContent as {
+      edit_id?: string;
+      suggestion_id?: string;
+    };
+    if (answer?.edit_id !== undefined) last.set(LAST_EDIT, answer.edit_id);
+    if (answer?.suggestion_id !== undefined) {
+      last.set(LAST_SUGGESTION, answer.suggestion_id);
+    }
     assert.equal(
       result.isError,
       undefined,
