@@ -116,7 +116,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   name: "edit_document",
   title: "Edit parts of a pad",
   description:
-    "Make up to 100 edits to a pad as one all-or-nothing operation: for several changes or line ranges (one string or a regex: replace_in_document; adding at the end: append_to_document). Every edit refers to the pad as read, before any applies: never shift line numbers for earlier edits. String edit {old_string, new_string, replace_all?}: exact text. Line edit {start_line, end_line, new_string}: read_lines numbers, inclusive, end_line required (start_line - 1 inserts before start_line); a final newline is added. Edits must not overlap. Fails naming an edit that matches nowhere, or several places without replace_all. Asks a person first if a replace_all hits several places or over half the pad is deleted. dry_run: the diff only.",
+    "Make up to 100 edits to a pad as one all-or-nothing operation: for several changes or line ranges (one string or a regex: replace_in_document; adding at the end: append_to_document). Every edit refers to the pad as read, before any applies: never shift line numbers for earlier edits. String edit {old_string, new_string, replace_all?}: exact text. Line edit {start_line, end_line, new_string}: lines as read_lines numbers them, inclusive, end_line required (start_line - 1 inserts before start_line); a final newline is added, CRLF kept. Edits must not overlap. Fails naming an edit that matches nowhere, or several places without replace_all. Asks a person first if a replace_all hits several places or over half the pad is deleted. dry_run: the diff only.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(

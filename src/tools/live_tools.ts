@@ -221,7 +221,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
     const before = await context.sessions.get(id);
     const target = edit_id === undefined
       ? lastOwnEdit(context, live, id, before)
-      : await namedEdit(context, live, id, edit_id, before);
+      : await namedEdit(context, live, id, edit_id);
     const { undone, owner } = target;
     const preview = target.build(before);
     if (preview.isNoop()) throw target.emptied(before.revision);

@@ -132,7 +132,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   async run({ id }, context) {
     const session = await context.sessions.get(id);
     markRead(context, id);
-    const { people, more } = peopleIn(context, id);
+    const { people, more } = await peopleIn(context, id);
     const users = people.map((person) => person.name);
     const present = users.length + more;
     const url = padUrl(context, id);
