@@ -28,18 +28,13 @@ function calls(id: string): [string, Record<string, unknown>][] {
       edits: [{ old_string: "beta", new_string: "BETA" }],
     }],
     ["set_language", { id, language: "markdown" }],
-    ["replace_in_document", {
-      id,
-      search: "gamma",
-      replace: "GAMMA",
-      suggest: true,
-    }],
-    ["list_suggestions", { id }],
-    ["withdraw_suggestion", { id, suggestion_id: LAST_SUGGESTION }],
-    ["get_changes", { id, since_revision: 0 }],
     ["wait_for_change", { id, since_revision: 0, timeout_seconds: 1 }],
     // edit_id: over HTTP the unnamed token is shared, so it is asked for.
     ["undo_last_edit", { id, edit_id: LAST_EDIT }],
+    ["get_changes", { id, start_line: 1 }],
+    ["append_to_document", { id, text: "maybe\n", suggest: true }],
+    ["list_suggestions", { id }],
+    ["withdraw_suggestion", { id, suggestion_id: LAST_SUGGESTION }],
     ["set_document", { id, text: "" }],
   ];
 }
@@ -52,24 +47,30 @@ async function callEvery(agent: ModernClient, id: string): Promise<void> {
     tools.map((tool) => tool.name).sort(),
     "every listed tool is called",
   );
-  const last = new Map<symbol, unknown>();
+  let lastEdit: unknown;
+  let lastSuggestion: unknown;
   for (const [name, args] of calls(id)) {
     const result = await agent.call(
       name,
       Object.fromEntries(
         Object.entries(args).map((
           [key, value],
-        ) => [key, typeof value === "symbol" ? last.get(value) : value]),
+        ) => [
+          key,
+          value === LAST_EDIT
+            ? lastEdit
+            : value === LAST_SUGGESTION
+            ? lastSuggestion
+            : value,
+        ]),
       ),
     );
     const answer = result.structuredContent as {
       edit_id?: string;
       suggestion_id?: string;
     };
-    if (answer?.edit_id !== undefined) last.set(LAST_EDIT, answer.edit_id);
-    if (answer?.suggestion_id !== undefined) {
-      last.set(LAST_SUGGESTION, answer.suggestion_id);
-    }
+    lastEdit = answer?.edit_id ?? lastEdit;
+    lastSuggestion = answer?.suggestion_id ?? lastSuggestion;
     assert.equal(
       result.isError,
       undefined,
