@@ -86,11 +86,17 @@ export class Crowd {
         const results = await Promise.all(
           Array.from({ length: size }, () => openRaw(url, pad)),
         );
-        for (const { conn, status } of results) {
-          conns.push(conn);
-          if (!status.startsWith("HTTP/1.1 101")) {
-            throw new Error(`Cannot open socket ${conns.length}: ${status}`);
-          }
+        // All of the batch are kept first, so a refusal closes them all.
+        conns.push(...results.map(({ conn }) => conn));
+        const refused = results.findIndex(({ status }) =>
+          !status.startsWith("HTTP/1.1 101")
+        );
+        if (refused !== -1) {
+          throw new Error(
+            `Cannot open socket ${opened + refused + 1}: ${
+              results[refused]!.status
+            }`,
+          );
         }
       }
     } catch (error) {
