@@ -18,7 +18,9 @@
  *   one raw socket, each checked to land exactly once;
  * - the warm append and the whole `get_document` end to end in the
  *   2026-07-28 era (the v2 client pinned to it) against the same rows in
- *   the 2025 era;
+ *   the 2025 era, the two eras' calls timed in turn (and the append of the
+ *   v2 client in the 2025 era with them, in the notes, to tell the
+ *   client's share of a difference from the era's);
  * - 50 concurrent 2026-era clients on `--http`, each reading and appending
  *   on its own pad in a loop for 20 s, against a bare v2 server with one
  *   trivial tool: calls per second and p95.
@@ -51,6 +53,7 @@ import {
   stdioClient,
   timed,
   timedInside,
+  timedInTurn,
 } from "./_speed_tools.ts";
 import { RawSocket } from "./_raw_socket.ts";
 import { load } from "./_modern_load.ts";
@@ -216,11 +219,27 @@ row(
   1,
 );
 const mcp = await stdioClient("mod.ts", pad.url);
+// The same calls in the 2026 era, end to end with the v2 client pinned to
+// it, timed in turn with the 2025-era calls so both see the same load;
+// the v2 client in the 2025 era too, which tells the client's share of a
+// difference from the era's.
+const modern = await modernStdioClient(pad.url);
+const v2Legacy = await modernStdioClient(pad.url, false);
 // The warm append end to end too: the SDK client's own cost is in both.
 const sdkPing = await timed(many, () => mcp.ping());
-const sdkAppend = await timed(
-  many,
-  () => callTool(mcp, "append_to_document", { id: "bench-e2e", text: "a\n" }),
+const append = (client: typeof mcp | typeof modern, id: string) => () =>
+  callTool(client, "append_to_document", { id, text: "a\n" });
+const [sdkAppend, modernAppend, v2LegacyAppend] = await timedInTurn(many, [
+  append(mcp, "bench-e2e"),
+  append(modern, "bench-e2e-2026"),
+  append(v2Legacy, "bench-e2e-v2"),
+]);
+notes.push(
+  `append end to end: ${sdkAppend.toFixed(2)} ms (1.x client), ${
+    v2LegacyAppend.toFixed(2)
+  } ms (v2 client, 2025 era), ${
+    modernAppend.toFixed(2)
+  } ms (v2 client, 2026 era)`,
 );
 row(
   "append end to end (SDK)",
@@ -229,10 +248,10 @@ row(
   sdkPing + smallRtt,
   1.5,
 );
-const endToEnd = await timed(
-  runs,
+const [endToEnd, modernRead] = await timedInTurn(runs, [
   () => callTool(mcp, "get_document", { id: BUSY }),
-);
+  () => callTool(modern, "get_document", { id: BUSY }),
+]);
 const relay = await stdioClient("bench/_relay_server.ts", pad.url);
 const relayed = await timed(
   runs,
@@ -260,27 +279,13 @@ row(
   1,
 );
 
-// The same two calls in the 2026 era, end to end with the v2 client pinned
-// to it: within 10% of the 2025-era rows above.
-const modern = await modernStdioClient(pad.url);
-const modernAppend = await timed(
-  many,
-  () =>
-    callTool(modern, "append_to_document", {
-      id: "bench-e2e-2026",
-      text: "a\n",
-    }),
-);
+// The 2026-era calls timed above: within 10% of the 2025-era rows.
 row(
   "append end to end (v2 client, 2026-07-28)",
   modernAppend,
   "the 2025-era row",
   sdkAppend,
   1.1,
-);
-const modernRead = await timed(
-  runs,
-  () => callTool(modern, "get_document", { id: BUSY }),
 );
 row(
   "get_document end to end (v2 client, 2026-07-28)",
@@ -381,6 +386,7 @@ notes.push(
 await relay.close();
 await relayTwice.close();
 await modern.close();
+await v2Legacy.close();
 await mcp.close();
 await rpc.close();
 small.close();
