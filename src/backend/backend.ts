@@ -18,7 +18,9 @@ import { PadSlots } from "../rustpad/pad_slots.ts";
 import { SessionPool } from "../rustpad/session_pool.ts";
 import { LivePads } from "./live_pads.ts";
 import { RecentPads } from "./recent_pads.ts";
+import { UpstreamHealth } from "./upstream_health.ts";
 import { MemoryState, type StateStore } from "./state_store.ts";
+import { SuggestionBook } from "./suggestions.ts";
 
 /** Options for {@linkcode createBackend}, for tests and embedding. */
 export interface BackendOptions {
@@ -93,8 +95,12 @@ export class Backend implements AsyncDisposable {
   readonly state: StateStore;
   /** The upstream sockets of every identity's pool: `RUSTPAD_MAX_OPEN_PADS`. */
   readonly slots: PadSlots;
+  /** Writes held for people to accept or reject. */
+  readonly suggestions: SuggestionBook;
   /** Issues and reads the `edit_id` of every write, with the token secret. */
   readonly editIds: EditIds;
+  /** Whether the Rustpad server answers, probed at most every 10 s. */
+  readonly upstream: UpstreamHealth;
   #pools = new Map<string, SessionPool>();
   #reads = new Map<string, RecentPads>();
   #closing: Promise<void> | undefined;
@@ -112,6 +118,12 @@ export class Backend implements AsyncDisposable {
       identities: options.identities ?? 1,
     });
     this.sessions = this.pool("");
+    this.suggestions = new SuggestionBook({
+      store: this.state.suggestions,
+      pool: (identity) => this.pool(identity),
+      pools: () => this.#pools.values(),
+      ttlMs: config.suggestTtlS * 1000,
+    });
     this.http = new RustpadHttpClient(config.rustpadUrl, {
       timeoutMs: config.timeoutMs,
     });
@@ -124,6 +136,7 @@ export class Backend implements AsyncDisposable {
       usedTokens: this.state.usedTokens,
     });
     this.editIds = new EditIds(secret);
+    this.upstream = new UpstreamHealth(() => this.http.getStats());
   }
 
   /**

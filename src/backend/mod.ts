@@ -14,6 +14,11 @@ export {
 } from "./backend.ts";
 export { RecentPads } from "./recent_pads.ts";
 export {
+  UPSTREAM_PROBE_MS,
+  UpstreamHealth,
+  type UpstreamStatus,
+} from "./upstream_health.ts";
+export {
   type AuthorLedger,
   AuthorsInMemory,
   type IdempotencyLedger,
@@ -26,6 +31,25 @@ export {
   type StateStore,
   StateUnreachableError,
 } from "./state_store.ts";
+export {
+  type DecisionListener,
+  type HoldRequest,
+  SUGGESTION_LIMITS,
+  SuggestionBook,
+  type SuggestionBookOptions,
+  type SuggestionDecision,
+  type SuggestionHunk,
+  type SuggestionList,
+  type SuggestionRecord,
+  type SuggestionStatus,
+  type SuggestionView,
+} from "./suggestions.ts";
+export {
+  type AddOutcome,
+  type SuggestionLimits,
+  SuggestionsInMemory,
+  type SuggestionStore,
+} from "./suggestion_store.ts";
 export { openStateStore, type StateStoreOptions } from "./open_state.ts";
 export {
   type LiveEvent,

@@ -4,7 +4,7 @@
 // line names the bound URL, so scripts and tests started with port 0 can
 // read the port. A bad token file or an unreachable Redis is exit code 2.
 
-import { createBackend } from "../backend/backend.ts";
+import { type Backend, createBackend } from "../backend/backend.ts";
 import { openStateStore } from "../backend/open_state.ts";
 import {
   type StateStore,
@@ -23,6 +23,7 @@ export async function runHttp(
   config: Config,
   listen: { hostname: string; port: number },
   startNotes: readonly string[] = [],
+  onBackend: (backend: Backend) => void = () => {},
 ): Promise<number> {
   let identities: NamedToken[] = [];
   let state: StateStore;
@@ -46,7 +47,11 @@ export async function runHttp(
       `rustpad-mcp: ${
         error instanceof ConfigError
           ? error.message
-          : `Cannot start as Redis at ${error.location} (RUSTPAD_STATE_URL) did not answer within ${config.timeoutMs} ms (${
+          : `Cannot start as Redis at ${error.location} (RUSTPAD_STATE_URL) ${
+            /ECONNREFUSED/.test(String((error.cause as Error)?.message))
+              ? "refused the connection"
+              : `did not answer within ${config.timeoutMs} ms`
+          } (${
             (error.cause as Error | undefined)?.message ?? "no answer"
           }): check the URL, the password and that Redis is up`
       }`,
@@ -58,6 +63,7 @@ export async function runHttp(
     state,
     identities: identities.length + (config.httpToken === undefined ? 0 : 1),
   });
+  onBackend(backend);
   let server;
   try {
     server = serveHttp(backend, {

@@ -8,6 +8,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { createBackend } from "../backend/backend.ts";
 import { runHttp } from "./_http_main.ts";
 import { configure, embeddedFlagArgs } from "./_embedded.ts";
 import { parseListen } from "../config/listen.ts";
@@ -93,7 +94,14 @@ export async function main(args: string[]): Promise<number> {
   }
   // Said once serving starts, after every refusal that could come first.
   const notes = configured.publicDefault ? [PUBLIC_DEFAULT_NOTE] : [];
-  if (listen !== undefined) return await runHttp(config, listen, notes);
+  if (listen !== undefined) {
+    return await runHttp(
+      config,
+      listen,
+      notes,
+      (backend) => embedded?.attach(backend),
+    );
+  }
   embedded?.exitOnSignal();
   for (const note of notes) console.error(note);
   if (Deno.stdin.isTerminal()) {
@@ -102,7 +110,11 @@ export async function main(args: string[]): Promise<number> {
       "rustpad-mcp: this is an MCP server on stdio: it waits for an MCP client to talk to it on stdin; add it to a client (see README), or try deno task demo. Ctrl-D or Ctrl-C stops it",
     );
   }
-  return await serveStdio(config);
+  if (embedded === undefined) return await serveStdio(config);
+  // The pad server's page decides the suggestions this backend holds.
+  await using backend = createBackend(config);
+  embedded.attach(backend);
+  return await serveStdio(config, backend);
 }
 
 async function writeStdout(text: string): Promise<void> {

@@ -70,6 +70,20 @@ export interface Config {
    */
   readonly confirm: "destructive" | "always" | "never";
   /**
+   * Whether write tools hold their change as a suggestion for people to
+   * accept: `offer` (when the call passes `suggest: true`), `always` (by
+   * default) or `never` (the parameter is not offered).
+   *
+   * @default {"offer"}
+   */
+  readonly suggest: "offer" | "always" | "never";
+  /**
+   * Seconds a pending suggestion waits for a decision before it expires.
+   *
+   * @default {3600}
+   */
+  readonly suggestTtlS: number;
+  /**
    * Whether a write to a non-empty pad needs a read of it on the same MCP
    * connection first.
    *
@@ -191,6 +205,30 @@ export interface Config {
     readonly hostname: string;
     readonly port: number;
   };
+  /**
+   * The host name the embedded pad server is reached by beyond loopback.
+   *
+   * @default {undefined}
+   */
+  readonly embeddedPublicHost: string | undefined;
+  /**
+   * Origins, besides its own, whose pages may use the embedded pad server.
+   *
+   * @default {[]}
+   */
+  readonly embeddedAllowedOrigins: readonly string[];
+  /**
+   * The most open connections of the embedded pad server.
+   *
+   * @default {1024}
+   */
+  readonly embeddedMaxConnections: number;
+  /**
+   * The most sockets open on one pad of the embedded pad server.
+   *
+   * @default {256}
+   */
+  readonly embeddedMaxSocketsPerPad: number;
 }
 
 /** One environment variable and how to read it. */

@@ -95,12 +95,18 @@ export function refuseUpgrade(
 
 export function reply(
   status: number,
-  body: string,
+  body: string | Uint8Array<ArrayBuffer>,
   contentType: string,
 ): Response {
-  return new Response(body, {
+  const bytes = typeof body === "string"
+    ? new TextEncoder().encode(body)
+    : body;
+  return new Response(bytes, {
     status,
-    headers: { "content-type": contentType },
+    headers: {
+      "content-type": contentType,
+      "content-length": String(bytes.length),
+    },
   });
 }
 

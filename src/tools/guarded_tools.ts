@@ -115,7 +115,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   name: "set_document",
   title: "Replace a pad's whole text",
   description:
-    "Replace a pad's whole text as one operation; returns the diff. Only for full rewrites: edit_document, replace_in_document and append_to_document change less and keep what people type meanwhile. Asks a person first on a non-empty pad; fails if the pad changes while they decide. The same text again sends nothing.",
+    "Replace a pad's whole text as one operation; returns the diff. Only for full rewrites: the other write tools change less. Asks a person first on a non-empty pad; fails if the pad changes while they decide. The same text again sends nothing.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),

@@ -115,7 +115,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   name: "get_document_info",
   title: "Inspect a pad",
   description:
-    "Get a pad's live state without its text: url, length, revision, editor language, and the people who have it open with their cursors. Use get_document for the text, get_stats for the server.",
+    "Get a pad's live state without its text: url, length, revision, language, and the people in it with their cursors.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -132,7 +132,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   async run({ id }, context) {
     const session = await context.sessions.get(id);
     markRead(context, id);
-    const { people, more } = peopleIn(context, id);
+    const { people, more } = await peopleIn(context, id);
     const users = people.map((person) => person.name);
     const present = users.length + more;
     const url = padUrl(context, id);
@@ -171,7 +171,7 @@ export const getStatsTool: ToolDefinition = defineTool({
   name: "get_stats",
   title: "Rustpad server statistics",
   description:
-    "Get the Rustpad server's start time and pad counts (in memory, persisted), joining no pad. Use it to check that the server answers (it fails within the timeout if not); for one pad use get_document_info.",
+    "Get the Rustpad server's start time and pad counts (in memory, persisted), joining no pad. Use it to check that the server answers; for one pad use get_document_info.",
   inputSchema: objectSchema({}),
   outputSchema: objectSchema({
     start_time: countField.describe("Unix time, seconds."),
