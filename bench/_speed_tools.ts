@@ -138,7 +138,9 @@ export async function timed(
  * of each, the first of the round moving on every round) after `warm`
  * unmeasured rounds: a ratio between them is then not moved by a change of
  * load on the machine, or by the garbage earlier rows left, between two
- * separate timing windows.
+ * separate timing windows. With `reported`, a call's time is the number
+ * its task resolves to (a time taken inside, as `timedInside` takes it);
+ * otherwise the time the task took.
  */
 export async function timedInTurn<
   const Tasks extends readonly ((i: number) => Promise<unknown>)[],
@@ -146,6 +148,7 @@ export async function timedInTurn<
   runs: number,
   tasks: Tasks,
   warm = 3,
+  reported = false,
 ): Promise<{ [K in keyof Tasks]: number }> {
   for (let i = 0; i < warm; i++) {
     for (const task of tasks) await task(-1 - i);
@@ -155,8 +158,10 @@ export async function timedInTurn<
     for (let k = 0; k < tasks.length; k++) {
       const index = (i + k) % tasks.length;
       const start = performance.now();
-      await tasks[index]!(i);
-      times[index]!.push(performance.now() - start);
+      const answer = await tasks[index]!(i);
+      times[index]!.push(
+        reported ? answer as number : performance.now() - start,
+      );
     }
   }
   return times.map(median) as { [K in keyof Tasks]: number };

@@ -21,7 +21,8 @@
  *   2026-07-28 era (the v2 client pinned to it) against the same rows in
  *   the 2025 era, the two eras' calls timed in turn (and the append of the
  *   v2 client in the 2025 era with them, in the notes, to tell the
- *   client's share of a difference from the era's);
+ *   client's share of a difference from the era's), and the append timed
+ *   inside the server by bare peers of either era;
  * - 50 concurrent 2026-era clients on `--http`, each reading and appending
  *   on its own pad in a loop for 20 s, against a bare v2 server with one
  *   trivial tool: calls per second and p95.
@@ -49,7 +50,6 @@ import {
   modernStdioClient,
   printRows,
   type Row,
-  spawnHttp,
   spawnServer,
   stdioClient,
   timed,
@@ -57,7 +57,7 @@ import {
   timedInTurn,
 } from "./_speed_tools.ts";
 import { RawSocket } from "./_raw_socket.ts";
-import { load } from "./_modern_load.ts";
+import { appendInsideRow, loadRows } from "./_era_rows.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const QUICK = Deno.args.includes("--quick");
@@ -309,6 +309,8 @@ row(
   1.1,
 );
 
+rows.push(await appendInsideRow(rpc, env, many));
+
 // 4. The first call on the busy pad, in a fresh server after its handshake.
 const rawCold = await timed(QUICK ? 3 : 5, async () => {
   const socket = await RawSocket.open(pad.url, BUSY);
@@ -359,43 +361,10 @@ row(
 );
 notes.push(`concurrent appends: ${lost} lost, ${doubled} doubled`);
 
-// 6. Load in the 2026 era: 50 clients on --http, each reading and
-// appending on its own pad in a loop, against a bare v2 server with one
-// trivial tool in the same run: at least half its calls/s, p95 within 2x.
-const loadSeconds = QUICK ? 5 : 20;
-const http = await spawnHttp(env);
-const ours = await load(http.url, 50, loadSeconds, async (call, index) => {
-  await call("get_document", { id: `bench-load-${index}` });
-  await call("append_to_document", { id: `bench-load-${index}`, text: "x\n" });
-});
-const bareModern = await spawnServer([`${ROOT}bench/_bare_modern_server.ts`]);
-const floor = await load(bareModern.url, 50, loadSeconds, async (call) => {
-  await call("echo", { text: "x" });
-  await call("echo", { text: "x" });
-});
-row(
-  "2026 era, 50 clients on --http: 1 / calls per s",
-  1000 / ours.callsPerSecond,
-  "bare v2 server, 1 / calls per s",
-  1000 / floor.callsPerSecond,
-  2,
-);
-row(
-  "2026 era, 50 clients on --http: p95",
-  ours.p95,
-  "bare v2 server, p95",
-  floor.p95,
-  2,
-);
-notes.push(
-  `2026 load over ${loadSeconds} s: ${
-    ours.callsPerSecond.toFixed(0)
-  } calls/s, p50 ${ours.p50.toFixed(1)} ms, p95 ${
-    ours.p95.toFixed(1)
-  } ms (bare v2 server: ${floor.callsPerSecond.toFixed(0)} calls/s, p50 ${
-    floor.p50.toFixed(1)
-  } ms, p95 ${floor.p95.toFixed(1)} ms)`,
-);
+// 6. Load in the 2026 era, against a bare v2 server.
+const loaded = await loadRows(env, QUICK ? 5 : 20);
+rows.push(...loaded.rows);
+notes.push(loaded.note);
 
 await relay.close();
 await relayTwice.close();
@@ -406,7 +375,7 @@ await rpc.close();
 small.close();
 busy.close();
 echo.close();
-for (const server of [pad, bare, http, bareModern]) {
+for (const server of [pad, bare]) {
   server.child.kill();
   await server.child.status;
 }
