@@ -15,14 +15,14 @@ const ROOT = new URL("../", import.meta.url).pathname;
 
 /**
  * The warm append inside the server, timed in turn by bare JSON-RPC peers
- * of either era (`legacy`, already started, and a 2026-era peer of its
- * own): what the era costs the server, without the clients' share.
+ * of either era, each with a fresh server (so both are as warm): what the
+ * era costs the server, without the clients' share.
  */
 export async function appendInsideRow(
-  legacy: RawRpc,
   env: Record<string, string>,
   runs: number,
 ): Promise<Row> {
+  const legacy = await RawRpc.start(`${ROOT}mod.ts`, env);
   const modern = await RawRpc.start(`${ROOT}mod.ts`, env, [], true);
   const append = (peer: RawRpc, id: string) => () =>
     peer.timeTool("append_to_document", { id, text: "a\n" });
@@ -35,6 +35,7 @@ export async function appendInsideRow(
     3,
     true,
   );
+  await legacy.close();
   await modern.close();
   return {
     what: "append inside the server, 2026-07-28",

@@ -309,7 +309,7 @@ row(
   1.1,
 );
 
-rows.push(await appendInsideRow(rpc, env, many));
+rows.push(await appendInsideRow(env, many));
 
 // 4. The first call on the busy pad, in a fresh server after its handshake.
 const rawCold = await timed(QUICK ? 3 : 5, async () => {
