@@ -9,6 +9,8 @@ import { type ModernClient, modernHttp, modernStdio } from "../_modern.ts";
 
 /** Stands for the edit_id of the last write. */
 const LAST_EDIT = Symbol("the last edit_id");
+/** Stands for the suggestion_id of the last suggested write. */
+const LAST_SUGGESTION = Symbol("the last suggestion_id");
 
 /** Each tool with arguments that succeed on pad `id`, in an order that works. */
 function calls(id: string): [string, Record<string, unknown>][] {
@@ -29,6 +31,10 @@ function calls(id: string): [string, Record<string, unknown>][] {
     ["wait_for_change", { id, since_revision: 0, timeout_seconds: 1 }],
     // edit_id: over HTTP the unnamed token is shared, so it is asked for.
     ["undo_last_edit", { id, edit_id: LAST_EDIT }],
+    ["get_changes", { id, start_line: 1 }],
+    ["append_to_document", { id, text: "maybe\n", suggest: true }],
+    ["list_suggestions", { id }],
+    ["withdraw_suggestion", { id, suggestion_id: LAST_SUGGESTION }],
     ["set_document", { id, text: "" }],
   ];
 }
@@ -37,22 +43,34 @@ async function callEvery(agent: ModernClient, id: string): Promise<void> {
   const { tools } = await agent.client.listTools();
   const names = calls(id).map(([name]) => name);
   assert.deepEqual(
-    [...names].sort(),
+    [...new Set(names)].sort(),
     tools.map((tool) => tool.name).sort(),
     "every listed tool is called",
   );
   let lastEdit: unknown;
+  let lastSuggestion: unknown;
   for (const [name, args] of calls(id)) {
     const result = await agent.call(
       name,
       Object.fromEntries(
         Object.entries(args).map((
           [key, value],
-        ) => [key, value === LAST_EDIT ? lastEdit : value]),
+        ) => [
+          key,
+          value === LAST_EDIT
+            ? lastEdit
+            : value === LAST_SUGGESTION
+            ? lastSuggestion
+            : value,
+        ]),
       ),
     );
-    lastEdit = (result.structuredContent as { edit_id?: string })?.edit_id ??
-      lastEdit;
+    const answer = result.structuredContent as {
+      edit_id?: string;
+      suggestion_id?: string;
+    };
+    lastEdit = answer?.edit_id ?? lastEdit;
+    lastSuggestion = answer?.suggestion_id ?? lastSuggestion;
     assert.equal(
       result.isError,
       undefined,
