@@ -6,7 +6,8 @@
  *   same text, a WebSocket echo), so a bench on it measures us, not it;
  * - a warm `append_to_document` against an MCP `ping` plus a raw socket's
  *   edit round trip, on a small pad and on the busy one;
- * - whole `get_document`, a 2,000-line `read_lines`, literal and regex
+ * - whole `get_document`, `get_changes` of the whole pad against it, a
+ *   2,000-line `read_lines`, literal and regex
  *   `search_document` and a 10-edit `edit_document` on the busy pad against
  *   a bare `GET` of its text;
  * - `get_document` against a bare relay of `GET /api/text` through the SDK
@@ -136,6 +137,19 @@ const getDocument = await timedInside(
   () => rpc.timeTool("get_document", { id: BUSY }),
 );
 row("get_document, whole busy pad", getDocument, "bare GET", bareGet, 2);
+// Who wrote each line of the whole busy pad (its 10,000-edit history), from
+// the authorship index kept as operations arrive, against reading it all.
+const getChanges = await timedInside(
+  runs,
+  () => rpc.timeTool("get_changes", { id: BUSY, start_line: 1 }),
+);
+row(
+  "get_changes, whole busy pad",
+  getChanges,
+  "get_document, whole",
+  getDocument,
+  3,
+);
 const readLines = await timedInside(
   runs,
   () => rpc.timeTool("read_lines", { id: BUSY, start_line: 1 }),

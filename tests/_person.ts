@@ -79,6 +79,17 @@ export class RawPerson implements AsyncDisposable {
     }
   }
 
+  /** Send one operation on the text seen, and wait for its echo. */
+  async edit(operation: TextOperation): Promise<void> {
+    this.#acked = Promise.withResolvers<void>();
+    this.#socket.send(
+      JSON.stringify({
+        Edit: { revision: this.#revision, operation: operation.toJSON() },
+      }),
+    );
+    await this.#acked.promise;
+  }
+
   get text(): string {
     return this.#text;
   }

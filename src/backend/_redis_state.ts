@@ -22,6 +22,8 @@ import {
   StateUnreachableError,
 } from "./state_store.ts";
 import { CLAIM, FINISH, RENEW, UPDATE } from "./_redis_scripts.ts";
+import { RedisSuggestions } from "./_redis_suggestions.ts";
+import type { SuggestionStore } from "./suggestion_store.ts";
 
 import {
   type Client,
@@ -123,6 +125,7 @@ class RedisState implements StateStore {
   readonly usedTokens: UsedTokens;
   readonly idempotency: IdempotencyLedger;
   readonly authors: AuthorLedger;
+  readonly suggestions: SuggestionStore;
   readonly #client: Client;
   #closed = false;
 
@@ -149,6 +152,7 @@ class RedisState implements StateStore {
     };
     this.idempotency = new RedisIdempotency(command, options.timeoutMs);
     this.authors = new RedisAuthors(command, options.rustpadUrl.href);
+    this.suggestions = new RedisSuggestions(command, options.rustpadUrl.href);
   }
 
   health(): StateHealth {

@@ -19,6 +19,7 @@ import { SessionPool } from "../rustpad/session_pool.ts";
 import { LivePads } from "./live_pads.ts";
 import { RecentPads } from "./recent_pads.ts";
 import { MemoryState, type StateStore } from "./state_store.ts";
+import { SuggestionBook } from "./suggestions.ts";
 
 /** Options for {@linkcode createBackend}, for tests and embedding. */
 export interface BackendOptions {
@@ -93,6 +94,8 @@ export class Backend implements AsyncDisposable {
   readonly state: StateStore;
   /** The upstream sockets of every identity's pool: `RUSTPAD_MAX_OPEN_PADS`. */
   readonly slots: PadSlots;
+  /** Writes held for people to accept or reject. */
+  readonly suggestions: SuggestionBook;
   /** Issues and reads the `edit_id` of every write, with the token secret. */
   readonly editIds: EditIds;
   #pools = new Map<string, SessionPool>();
@@ -112,6 +115,12 @@ export class Backend implements AsyncDisposable {
       identities: options.identities ?? 1,
     });
     this.sessions = this.pool("");
+    this.suggestions = new SuggestionBook({
+      store: this.state.suggestions,
+      pool: (identity) => this.pool(identity),
+      pools: () => this.#pools.values(),
+      ttlMs: config.suggestTtlS * 1000,
+    });
     this.http = new RustpadHttpClient(config.rustpadUrl, {
       timeoutMs: config.timeoutMs,
     });

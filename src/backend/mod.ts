@@ -26,6 +26,25 @@ export {
   type StateStore,
   StateUnreachableError,
 } from "./state_store.ts";
+export {
+  type DecisionListener,
+  type HoldRequest,
+  SUGGESTION_LIMITS,
+  SuggestionBook,
+  type SuggestionBookOptions,
+  type SuggestionDecision,
+  type SuggestionHunk,
+  type SuggestionList,
+  type SuggestionRecord,
+  type SuggestionStatus,
+  type SuggestionView,
+} from "./suggestions.ts";
+export {
+  type AddOutcome,
+  type SuggestionLimits,
+  SuggestionsInMemory,
+  type SuggestionStore,
+} from "./suggestion_store.ts";
 export { openStateStore, type StateStoreOptions } from "./open_state.ts";
 export {
   type LiveEvent,

@@ -11,6 +11,10 @@
  */
 
 import type { UserId } from "../rustpad/protocol.ts";
+import {
+  SuggestionsInMemory,
+  type SuggestionStore,
+} from "./suggestion_store.ts";
 import type { UsedTokens } from "../safety/confirmation.ts";
 import { UsedTokensInMemory } from "../safety/used_tokens.ts";
 import {
@@ -105,6 +109,8 @@ export interface StateStore extends AsyncDisposable {
   readonly idempotency: IdempotencyLedger;
   /** Which identity each pad connection is. */
   readonly authors: AuthorLedger;
+  /** Suggestions held for people to decide. */
+  readonly suggestions: SuggestionStore;
   /** Whether it answers now. */
   health(): StateHealth;
   /** Disconnect. */
@@ -240,6 +246,8 @@ export class MemoryState implements StateStore {
   readonly idempotency: IdempotencyLedger = new IdempotencyInMemory();
   /** Connections' identities in this process. */
   readonly authors: AuthorLedger = new AuthorsInMemory();
+  /** Suggestions held in this process. */
+  readonly suggestions: SuggestionStore = new SuggestionsInMemory();
 
   /** Always `memory`. */
   health(): StateHealth {

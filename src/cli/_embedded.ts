@@ -12,7 +12,12 @@ import {
   loadConfig,
 } from "../config/mod.ts";
 import { isLoopback, parseListen } from "../config/listen.ts";
-import { type PadServer, SqlitePadDatabase } from "../pad_server/mod.ts";
+import type { Backend } from "../backend/backend.ts";
+import {
+  type PadServer,
+  SqlitePadDatabase,
+  type SuggestionDesk,
+} from "../pad_server/mod.ts";
 import {
   DATA_DIRECTORY_VARIABLES,
   defaultPadsFile,
@@ -33,6 +38,39 @@ export interface EmbeddedPads extends AsyncDisposable {
   readonly url: URL;
   /** On SIGINT or SIGTERM, write the pads and exit (for stdio mode). */
   exitOnSignal(): void;
+  /**
+   * Serve the suggestions `backend` holds to the pad server's page, which
+   * decides them through its HTTP API.
+   */
+  attach(backend: Backend): void;
+}
+
+/**
+ * The pad server's desk: the backend's suggestions once one is attached
+ * (the pad server starts first), an empty list before.
+ */
+class BackendDesk implements SuggestionDesk {
+  backend: Backend | undefined;
+
+  list(padId: string): ReturnType<SuggestionDesk["list"]> {
+    return this.backend === undefined
+      ? Promise.resolve({ revision: 0, suggestions: [], agentIds: [] })
+      : this.backend.suggestions.list(padId);
+  }
+
+  decide(
+    ...[padId, id, verdict, by]: Parameters<SuggestionDesk["decide"]>
+  ): ReturnType<SuggestionDesk["decide"]> {
+    if (this.backend === undefined) {
+      return Promise.resolve({
+        ok: false,
+        kind: "missing",
+        error:
+          `Cannot decide suggestion "${id}" as the MCP server is still starting: current pads hold no suggestions yet`,
+      });
+    }
+    return this.backend.suggestions.decide(padId, id, verdict, by);
+  }
 }
 
 /**
@@ -97,9 +135,14 @@ function padsFile(config: Config): string | undefined {
 class PadsFileError extends Error {}
 
 /** A SQLite store in `path` (its folder made if missing), else memory. */
-function serving(path: string | undefined): () => Serving {
+function serving(
+  path: string | undefined,
+  desk: SuggestionDesk,
+): () => Serving {
   return () => {
-    if (path === undefined) return { options: {}, release() {} };
+    if (path === undefined) {
+      return { options: { suggestions: desk }, release() {} };
+    }
     const folder = path.replace(/[\\/][^\\/]*$/, "");
     let database: SqlitePadDatabase;
     try {
@@ -115,7 +158,10 @@ function serving(path: string | undefined): () => Serving {
           : `Cannot persist pads in ${path} as its folder cannot be made: ${reason}`,
       );
     }
-    return { options: { database }, release: () => database.close() };
+    return {
+      options: { database, suggestions: desk },
+      release: () => database.close(),
+    };
   };
 }
 
@@ -147,8 +193,9 @@ async function startEmbedded(
     ? "pads in memory only"
     : "pads in memory only, as no HOME names a data directory; set RUSTPAD_EMBEDDED_DB to keep them";
   let place: PadPlace;
+  const desk = new BackendDesk();
   try {
-    place = await PadPlace.open(listen, serving(path), (taken) => {
+    place = await PadPlace.open(listen, serving(path, desk), (taken) => {
       console.error(
         `rustpad-mcp: the pad server at ${taken.url.href} stopped: this process serves it now (${stored})`,
       );
@@ -171,10 +218,10 @@ async function startEmbedded(
   console.error(
     `rustpad-mcp: embedded pad server at ${place.url.href} (${where}); open ${place.url.href}#NAME in a browser to edit pad NAME beside the agent`,
   );
-  return handle(place);
+  return handle(place, desk);
 }
 
-function handle(place: PadPlace): EmbeddedPads {
+function handle(place: PadPlace, desk: BackendDesk): EmbeddedPads {
   const signals: Deno.Signal[] = Deno.build.os === "windows"
     ? ["SIGINT", "SIGBREAK"]
     : ["SIGINT", "SIGTERM"];
@@ -196,6 +243,9 @@ function handle(place: PadPlace): EmbeddedPads {
         void stop().then(() => Deno.exit(0));
       };
       for (const signal of signals) Deno.addSignalListener(signal, onSignal);
+    },
+    attach(backend) {
+      desk.backend = backend;
     },
     [Symbol.asyncDispose]: stop,
   };

@@ -4,7 +4,7 @@
 // line names the bound URL, so scripts and tests started with port 0 can
 // read the port. A bad token file or an unreachable Redis is exit code 2.
 
-import { createBackend } from "../backend/backend.ts";
+import { type Backend, createBackend } from "../backend/backend.ts";
 import { openStateStore } from "../backend/open_state.ts";
 import {
   type StateStore,
@@ -22,6 +22,7 @@ const SIGNALS: Deno.Signal[] = ["SIGTERM", "SIGINT"];
 export async function runHttp(
   config: Config,
   listen: { hostname: string; port: number },
+  onBackend: (backend: Backend) => void = () => {},
 ): Promise<number> {
   let identities: NamedToken[] = [];
   let state: StateStore;
@@ -57,6 +58,7 @@ export async function runHttp(
     state,
     identities: identities.length + (config.httpToken === undefined ? 0 : 1),
   });
+  onBackend(backend);
   let server;
   try {
     server = serveHttp(backend, {

@@ -8,6 +8,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { createBackend } from "../backend/backend.ts";
 import { runHttp } from "./_http_main.ts";
 import { configure, embeddedFlagArgs } from "./_embedded.ts";
 import { parseListen } from "../config/listen.ts";
@@ -89,7 +90,13 @@ export async function main(args: string[]): Promise<number> {
       return USAGE_EXIT_CODE;
     }
   }
-  if (listen !== undefined) return await runHttp(config, listen);
+  if (listen !== undefined) {
+    return await runHttp(
+      config,
+      listen,
+      (backend) => embedded?.attach(backend),
+    );
+  }
   embedded?.exitOnSignal();
   if (Deno.stdin.isTerminal()) {
     // Someone ran it by hand (deno task start): say what it waits for.
@@ -97,7 +104,11 @@ export async function main(args: string[]): Promise<number> {
       "rustpad-mcp: this is an MCP server on stdio: it waits for an MCP client to talk to it on stdin; add it to a client (see README), or try deno task demo. Ctrl-D or Ctrl-C stops it",
     );
   }
-  return await serveStdio(config);
+  if (embedded === undefined) return await serveStdio(config);
+  // The pad server's page decides the suggestions this backend holds.
+  await using backend = createBackend(config);
+  embedded.attach(backend);
+  return await serveStdio(config, backend);
 }
 
 async function writeStdout(text: string): Promise<void> {

@@ -79,6 +79,25 @@ export const VARIABLES: {
     default: "destructive",
     parse: choiceValue(["destructive", "always", "never"], "destructive"),
   },
+  suggest: {
+    name: "RUSTPAD_SUGGEST",
+    meaning:
+      "Whether writes may be held as suggestions that people in the pad accept or reject: offer (write tools take suggest: true), always (suggest is the default) or never (no suggest parameter).",
+    default: "offer",
+    parse: choiceValue(["offer", "always", "never"], "offer"),
+  },
+  suggestTtlS: {
+    name: "RUSTPAD_SUGGEST_TTL",
+    meaning:
+      "Seconds a pending suggestion waits for a decision before it expires: an integer from 1 to 604800.",
+    default: "3600",
+    parse: integerValue({
+      min: 1,
+      max: 604_800,
+      fallback: 3600,
+      unit: "seconds",
+    }),
+  },
   requireRead: {
     name: "RUSTPAD_REQUIRE_READ",
     meaning:

@@ -70,6 +70,20 @@ export interface Config {
    */
   readonly confirm: "destructive" | "always" | "never";
   /**
+   * Whether write tools hold their change as a suggestion for people to
+   * accept: `offer` (when the call passes `suggest: true`), `always` (by
+   * default) or `never` (the parameter is not offered).
+   *
+   * @default {"offer"}
+   */
+  readonly suggest: "offer" | "always" | "never";
+  /**
+   * Seconds a pending suggestion waits for a decision before it expires.
+   *
+   * @default {3600}
+   */
+  readonly suggestTtlS: number;
+  /**
    * Whether a write to a non-empty pad needs a read of it on the same MCP
    * connection first.
    *

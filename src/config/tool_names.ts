@@ -21,7 +21,10 @@ export type ToolName =
   | "edit_document"
   | "set_language"
   | "wait_for_change"
-  | "undo_last_edit";
+  | "undo_last_edit"
+  | "get_changes"
+  | "list_suggestions"
+  | "withdraw_suggestion";
 
 /**
  * Every tool the server can register, in registration order.
@@ -50,6 +53,9 @@ export const TOOL_NAMES: readonly ToolName[] = Object.freeze(
     "set_language",
     "wait_for_change",
     "undo_last_edit",
+    "get_changes",
+    "list_suggestions",
+    "withdraw_suggestion",
   ] as const,
 );
 
@@ -74,6 +80,8 @@ export const READ_TOOLS: readonly ToolName[] = Object.freeze(
     "get_document_info",
     "get_stats",
     "wait_for_change",
+    "get_changes",
+    "list_suggestions",
   ] as const,
 );
 

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { Backend } from "../backend/backend.ts";
 import type { Config } from "../config/config.ts";
 import { VERSION } from "../config/version.ts";
 import { PendingRequests } from "./_pending_requests.ts";
@@ -21,6 +22,8 @@ const STDIN_END_GRACE_MS = 10_000;
  * the requests that arrived before it did.
  *
  * @param config The configuration.
+ * @param backend The shared state to run on, which the caller closes;
+ * by default the server's own.
  * @returns The process exit code, 0.
  *
  * @example
@@ -30,8 +33,11 @@ const STDIN_END_GRACE_MS = 10_000;
  * Deno.exit(await serveStdio(configFromEnvironment()));
  * ```
  */
-export async function serveStdio(config: Config): Promise<number> {
-  const server = createServer(config);
+export async function serveStdio(
+  config: Config,
+  backend?: Backend,
+): Promise<number> {
+  const server = createServer(config, backend === undefined ? {} : { backend });
   const transport = new LineTransport({
     maxLineBytes: config.maxMessageBytes,
     input: Deno.stdin.readable,

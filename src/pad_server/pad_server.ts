@@ -20,14 +20,14 @@ import { main } from "./_cli.ts";
 import { assetResponse, pageResponse } from "./_editor_response.ts";
 import { refuseUpgrade, reply, routeOf, TEXT_PLAIN } from "./_http.ts";
 import { attachState, noFaults } from "./_fault_queue.ts";
+import { decideResponse, listResponse } from "./_suggestion_routes.ts";
+import type { SuggestionDesk } from "./suggestion_desk.ts";
 import type { Room } from "./_room.ts";
 import { SocketHub } from "./_socket_hub.ts";
 import { FaultInjector } from "./fault_injection.ts";
 import { expireRooms, persistRoom } from "./_persister.ts";
 import { PadDatabase, type PadStorage } from "./pad_database.ts";
 import { type PadServerOptions, timings } from "./pad_server_options.ts";
-import { decideSuggestion, listSuggestions } from "./_suggestion_routes.ts";
-import type { SuggestionDesk } from "./suggestion_desk.ts";
 
 export {
   PadDatabase,
@@ -79,11 +79,11 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
 
   readonly #http: Deno.HttpServer<Deno.NetAddr>;
   readonly #startTime: number;
+  readonly #suggestions: SuggestionDesk | undefined;
   readonly #snapshotTimer: ReturnType<typeof setInterval> | undefined;
   readonly #cleanupTimer: ReturnType<typeof setInterval>;
   readonly #hub: SocketHub;
   readonly #rooms: Map<string, Room>;
-  readonly #suggestions: SuggestionDesk | undefined;
   #closing: Promise<void> | undefined;
 
   /**
@@ -258,11 +258,11 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
       case "asset":
         return assetResponse(request, route.name);
       case "suggestions":
-        return listSuggestions(this.#suggestions, route.padId);
+        return listResponse(this.#suggestions, route.padId);
       case "decide":
-        return decideSuggestion(
-          request,
+        return decideResponse(
           this.#suggestions,
+          request,
           route.padId,
           route.suggestionId,
         );

@@ -18,6 +18,8 @@ import { refuseLoneSurrogates } from "./_lone_surrogates.ts";
 import { type Diff, unifiedDiff } from "../text/diff.ts";
 import { checkAvoidPeople } from "./_presence.ts";
 import { confirm } from "./_shared.ts";
+import { holdSuggestion } from "./_suggest.ts";
+export { Suggested } from "./_suggest.ts";
 import type { ToolCall, ToolContext } from "./tool.ts";
 
 /**
@@ -91,31 +93,48 @@ const NO_DIFF: Diff = { diff: "", truncated: false };
 export function writeGate(
   context: ToolContext,
   call: ToolCall,
-  tool: string,
+  tool: { name: string; title: string },
   annotations: WriteAnnotations,
-  avoidPeople: boolean,
+  options: { avoidPeople: boolean; suggest: boolean },
   keyed?: KeyedCall,
 ): WriteGate {
   const mode = context.config.confirm;
-  const mustConsult = mode === "always" ||
-    (mode === "destructive" && annotations.destructiveHint);
+  const { avoidPeople, suggest } = options;
+  // A suggestion changes nothing until a person accepts it: no one to ask.
+  const mustConsult = !suggest && (mode === "always" ||
+    (mode === "destructive" && annotations.destructiveHint));
   let consulted = false;
   const landed: Landed[] = [];
   const asks = (destroys: boolean): boolean =>
-    mode === "always" ||
-    (mode === "destructive" && annotations.destructiveHint && destroys);
+    !suggest && (mode === "always" ||
+      (mode === "destructive" && annotations.destructiveHint && destroys));
   return {
     landed,
     asks,
     async confirm(request, token, destroys) {
       consulted = true;
       if (!asks(destroys)) return { status: "confirmed" };
-      return await confirm(context, call, { ...request, tool }, token);
+      return await confirm(
+        context,
+        call,
+        { ...request, tool: tool.name },
+        token,
+      );
     },
     async edit(padId, build, kind = "edit") {
+      if (suggest) {
+        const session = await context.sessions.get(padId);
+        // Our own edit's acknowledgement comes before the echo.
+        if (session.hasPendingEdits) await session.roundTrip();
+        const operation = build(session);
+        if (operation.isNoop()) throw new NothingToChange(session);
+        refuseLoneSurrogates(padId, () => session.text, operation);
+        if (avoidPeople) checkAvoidPeople(context, padId, session, operation);
+        throw await holdSuggestion(context, tool.title, session, operation);
+      }
       if (mustConsult && !consulted) {
         throw new Error(
-          `Cannot write with ${tool} as it did not consult the confirmation gate that RUSTPAD_CONFIRM=${mode} requires: nothing was changed; this is a bug in the server`,
+          `Cannot write with ${tool.name} as it did not consult the confirmation gate that RUSTPAD_CONFIRM=${mode} requires: nothing was changed; this is a bug in the server`,
         );
       }
       let sent = { author: 0n as UserId, revision: 0 };

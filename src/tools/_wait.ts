@@ -18,6 +18,11 @@ export interface WaitOptions {
   signal: AbortSignal;
   /** The MCP session's subscriptions and waits; this wait takes one. */
   holds: SessionHolds;
+  /**
+   * Subscribe to something else that ends the wait (a decision on one of
+   * the agent's suggestions); returns the unsubscribe.
+   */
+  also?: ((wake: () => void) => () => void) | undefined;
   /** Told how long the wait has run, when the client asked for progress. */
   progress?:
     | ((progress: number, total: number, message: string) => void)
@@ -68,6 +73,7 @@ async function waitHeld(
     if (event.type === "operation" || event.type === "reconnected") check();
   });
   current = session;
+  const stopAlso = options.also?.(() => done.resolve("change"));
   const started = performance.now();
   const timeout = setTimeout(() => done.resolve("timeout"), timeoutMs);
   const onAbort = () =>
@@ -117,6 +123,7 @@ async function waitHeld(
     clearTimeout(quietTimer);
     clearInterval(progressTimer);
     signal.removeEventListener("abort", onAbort);
+    stopAlso?.();
     unwatch();
   }
 }

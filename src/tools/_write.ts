@@ -14,6 +14,7 @@ import {
   writeGate,
 } from "./_gate.ts";
 import { idempotent } from "./_idempotent.ts";
+import { Suggested, suggestSchema } from "./_suggest.ts";
 export { idempotencyKeySchema } from "./_idempotent.ts";
 export { NothingToChange, type WriteGate, type WriteOutcome } from "./_gate.ts";
 import { nearbyAt, nearbySchema } from "./_presence.ts";
@@ -21,6 +22,7 @@ import {
   countField,
   hasRead,
   markRead,
+  objectSchema,
   padUrl,
   result,
   untrustedResult,
@@ -57,6 +59,7 @@ export interface WriteArgs {
   id?: string | undefined;
   idempotency_key?: string | undefined;
   avoid_people?: boolean | undefined;
+  suggest?: boolean | undefined;
 }
 
 /**
@@ -65,6 +68,13 @@ export interface WriteArgs {
  */
 export interface WriteToolDefinition<Input extends z.ZodRawShape>
   extends Omit<ToolDefinition<Input>, "run"> {
+  /**
+   * Whether the tool takes `suggest` (held for people to decide): every
+   * tool that writes text does.
+   *
+   * @default {true}
+   */
+  readonly suggests?: boolean;
   /**
    * Answer one call; ask through `gate.confirm` and write through
    * `gate.edit`.
@@ -101,7 +111,7 @@ export interface WriteToolDefinition<Input extends z.ZodRawShape>
 export function defineWriteTool<Input extends z.ZodRawShape>(
   definition: WriteToolDefinition<Input>,
 ): ToolDefinition<Input> {
-  const { write, ...listed } = definition;
+  const { write, suggests = true, ...listed } = definition;
   type Args = z.output<z.ZodObject<Input>> & WriteArgs;
   const run = async (
     args: Args,
@@ -120,18 +130,21 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
         );
       }
     }
+    const suggest = suggests && context.config.suggest !== "never" &&
+      (args.suggest ?? context.config.suggest === "always");
     const gate = writeGate(
       context,
       call,
-      definition.name,
+      definition,
       definition.annotations,
-      args.avoid_people === true,
+      { avoidPeople: args.avoid_people === true, suggest },
       keyed,
     );
     let result;
     try {
       result = await write(args, gate, context, call);
     } catch (error) {
+      if (error instanceof Suggested) return suggestedResult(context, error);
       if (!(error instanceof NothingToChange) || id === undefined) throw error;
       return unchangedResult(context, id, error);
     } finally {
@@ -158,8 +171,12 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
     }
     return result;
   };
+  const shape = { ...listed.inputSchema.shape, suggest: suggestSchema };
   return {
     ...listed,
+    inputSchema: suggests
+      ? objectSchema(shape) as unknown as z.ZodObject<Input>
+      : listed.inputSchema,
     run: (args, context, call) =>
       idempotent(
         context,
@@ -172,6 +189,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
 
 const STATUSES = z.enum([
   "applied",
+  "suggested",
   "unchanged",
   "dry_run",
   "conflict",
@@ -188,6 +206,7 @@ export function writeStatus(
 ): z.ZodEnum {
   return STATUSES.extract([
     "applied",
+    "suggested",
     "unchanged",
     ...extra,
     "declined",
@@ -230,6 +249,7 @@ export const writeOutputShape = {
   revision: countField.optional(),
   length: countField.optional().describe("In code points."),
   diff: z.string().optional(),
+  suggestion_id: z.string().optional(),
   diff_truncated: z.boolean().optional().describe(
     "True when the diff was cut (past 200 lines).",
   ),
@@ -302,6 +322,29 @@ export function appliedResult(
     },
     summary,
     diff,
+  );
+}
+
+/**
+ * The result of a write held as a suggestion: its id, the revision it was
+ * made on, and the diff it would make there.
+ */
+function suggestedResult(context: ToolContext, held: Suggested): ToolResult {
+  const { record } = held;
+  const message =
+    `Held as suggestion ${record.id} for the people in pad "${record.pad}": nothing changes unless someone accepts it (it expires in ${context.config.suggestTtlS} s). wait_for_change reports their decision; list_suggestions shows it.`;
+  return writtenResult(
+    {
+      status: "suggested",
+      id: record.pad,
+      url: padUrl(context, record.pad),
+      suggestion_id: record.id,
+      revision: record.revision,
+      length: held.length,
+      message,
+    },
+    message,
+    { diff: record.diff, truncated: false },
   );
 }
 

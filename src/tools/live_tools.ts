@@ -29,6 +29,7 @@ import {
 } from "./_shared.ts";
 import { MAX_PEOPLE_LISTED } from "./_presence.ts";
 import { waitForChange } from "./_wait.ts";
+import { decisionWake, takeDecisions } from "./_decisions.ts";
 import { deletedBy, lastOwnEdit, namedEdit, undoQuestion } from "./_undo.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
@@ -44,7 +45,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for people to change a pad",
   description:
-    "Wait until a pad changes after since_revision; return the diff and its authors (authors[].self marks your own edits, which count too). until 'change' returns at the next revision, at once if already past it; 'quiet' once changes pause for quiet_ms, so never sooner. If nobody types: at timeout_seconds (default 50, under most clients' 60 s request timeout). Given a progressToken, progress comes every 5 s or less: a client that resets its timeout on it can wait up to 600. Use it instead of polling.",
+    "Wait until a pad changes after since_revision; return the diff, its authors (authors[].self marks your own edits, which count too) and decisions on your suggestions. until 'change' returns at the next revision (at once if already past it); 'quiet' once changes pause for quiet_ms. If nobody types: at timeout_seconds (default 50, under most clients' 60 s request timeout). With a progressToken, progress comes every 5 s or less: a client resetting its timeout on it can wait up to 600. Use it instead of polling.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
@@ -68,6 +69,13 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       self: z.boolean().describe("Your own edit."),
     })),
     more_authors: countField.optional(),
+    decisions: z.array(objectSchema({
+      suggestion_id: z.string(),
+      status: z.string(),
+      decided_by: z.string().optional(),
+      landed_revision: countField.optional(),
+      reason: z.string().optional(),
+    })).optional().describe("Your suggestions decided since last told."),
     untrusted: z.literal(true),
     source: z.literal("rustpad"),
   }),
@@ -88,7 +96,9 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       signal: call.signal,
       holds: context.holds,
       progress: call.progress,
+      also: decisionWake(context, args.id),
     });
+    const decisions = await takeDecisions(context, args.id);
     const { session } = outcome;
     const since = args.since_revision;
     let diff = "";
@@ -120,6 +130,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       diff,
       authors,
       ...(moreAuthors > 0 && { more_authors: moreAuthors }),
+      ...(decisions.length > 0 && { decisions }),
       untrusted: true,
       source: "rustpad",
     };
@@ -131,12 +142,19 @@ export const waitForChangeTool: ToolDefinition = defineTool({
           ? ` (the first ${authors.length}, ${moreAuthors} more)`
           : ""
       } and diff:`
+      : decisions.length > 0
+      ? `Pad "${args.id}" is still at revision ${session.revision}; people decided on your suggestions:`
       : `Pad "${args.id}" did not change after revision ${since} within ${args.timeout_seconds} s.`;
-    if (!outcome.changed) return result(structured, summary);
+    const decided = decisions.length === 0
+      ? ""
+      : `\nDecisions on your suggestions: ${JSON.stringify(decisions)}`;
+    if (!outcome.changed && decided === "") return result(structured, summary);
     return untrustedResult(
       structured,
       summary,
-      `${JSON.stringify(authors.map((author) => author.name))}\n${diff}`,
+      `${
+        JSON.stringify(authors.map((author) => author.name))
+      }\n${diff}${decided}`,
       `pad "${args.id}" (people's names and text)`,
     );
   },
@@ -181,7 +199,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
   title: "Undo your last edit",
   description:
-    "Undo your latest edit to a pad (from any write tool), keeping what others typed since; call again to go further back. Use it to take back your own change rather than editing it away; it never undoes others' edits. Asks a person first if it would delete more than half of the pad. Fails, changing nothing, when you have no edit left there or the pad's history no longer holds it.",
+    "Undo your latest edit to a pad (any write tool), keeping what others typed since; call again to go further back. Never undoes others' edits. Asks a person first if it would delete over half the pad. Fails when no edit of yours is left to undo.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edit_id: z.string().optional().describe(

@@ -11,6 +11,7 @@
 import type { Config } from "../config/config.ts";
 import { TOOL_NAMES, type ToolName } from "../config/tool_names.ts";
 import { objectSchema } from "./_shared.ts";
+import { getChangesTool } from "./changes_tools.ts";
 import { editDocumentTool } from "./edit_tools.ts";
 import { replaceInDocumentTool, setDocumentTool } from "./guarded_tools.ts";
 import { readLinesTool, searchDocumentTool } from "./line_tools.ts";
@@ -20,6 +21,10 @@ import {
   getDocumentTool,
   getStatsTool,
 } from "./read_tools.ts";
+import {
+  listSuggestionsTool,
+  withdrawSuggestionTool,
+} from "./suggestion_tools.ts";
 import type { ToolDefinition } from "./tool.ts";
 import {
   appendToDocumentTool,
@@ -78,6 +83,9 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = Object.freeze({
   set_language: setLanguageTool,
   wait_for_change: waitForChangeTool,
   undo_last_edit: undoLastEditTool,
+  get_changes: getChangesTool,
+  list_suggestions: listSuggestionsTool,
+  withdraw_suggestion: withdrawSuggestionTool,
 });
 
 /**
@@ -100,13 +108,28 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = Object.freeze({
  * ```
  */
 export function toolsFor(config: Config): ToolDefinition[] {
-  return TOOL_NAMES.filter((name) => config.tools.has(name)).map((name) => {
+  const suggests = config.suggest !== "never";
+  return TOOL_NAMES.filter((name) =>
+    config.tools.has(name) && (suggests || !SUGGESTION_TOOLS.has(name))
+  ).map((name) => {
     const tool = TOOLS[name];
     const asks = config.confirm === "always" ||
       (config.confirm === "destructive" && tool.annotations.destructiveHint);
-    const shape = tool.inputSchema.shape;
-    if (asks || !("confirm_token" in shape)) return tool;
-    const { confirm_token: _unused, ...rest } = shape;
-    return { ...tool, inputSchema: objectSchema(rest) };
+    const { confirm_token, suggest, ...rest } = tool.inputSchema.shape;
+    if ((asks || !confirm_token) && (suggests || !suggest)) return tool;
+    return {
+      ...tool,
+      inputSchema: objectSchema({
+        ...rest,
+        ...(asks && confirm_token && { confirm_token }),
+        ...(suggests && suggest && { suggest }),
+      }),
+    };
   });
 }
+
+/** The tools about suggestions, gone under `RUSTPAD_SUGGEST=never`. */
+const SUGGESTION_TOOLS = new Set<ToolName>([
+  "list_suggestions",
+  "withdraw_suggestion",
+]);

@@ -229,3 +229,33 @@ Deno.test("--embedded without a HOME to find the data directory in keeps pads in
   await mcp.call("append_to_document", { id: "a", text: "x" });
   assert.equal(await (await fetch(`${mcp.url}api/text/a`)).text(), "x");
 });
+
+Deno.test("--embedded serves the agent's suggestions to the page's API: a person accepts one over HTTP and it lands", async () => {
+  await using mcp = await embedded(["--embedded"]);
+  const held = await mcp.call("append_to_document", {
+    id: "review",
+    text: "proposed line\n",
+    suggest: true,
+  });
+  const { suggestion_id } = held.structuredContent as { suggestion_id: string };
+  assert.equal(await (await fetch(`${mcp.url}api/text/review`)).text(), "");
+  const listed = await (await fetch(`${mcp.url}api/suggestions/review`)).json();
+  assert.deepEqual(
+    listed.suggestions.map((s: { id: string; status: string }) => [
+      s.id,
+      s.status,
+    ]),
+    [[suggestion_id, "pending"]],
+  );
+  assert.equal(listed.agentIds.length, 1);
+  const decided = await fetch(
+    `${mcp.url}api/suggestions/review/${suggestion_id}`,
+    { method: "POST", body: JSON.stringify({ verdict: "accept", by: "Ann" }) },
+  );
+  assert.equal(decided.status, 200);
+  assert.equal((await decided.json()).decidedBy, "Ann");
+  assert.equal(
+    await (await fetch(`${mcp.url}api/text/review`)).text(),
+    "proposed line\n",
+  );
+});

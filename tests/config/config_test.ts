@@ -288,6 +288,8 @@ Deno.test("loadConfig() reads every variable at once", () => {
     timeoutMs: 5000,
     maxOpenPads: 7,
     confirm: "destructive",
+    suggest: "offer",
+    suggestTtlS: 3600,
     requireRead: false,
     listen: undefined,
     httpToken: undefined,

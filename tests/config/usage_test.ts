@@ -10,6 +10,8 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
     "RUSTPAD_READ_ONLY",
     "ELICITATION",
     "RUSTPAD_CONFIRM",
+    "RUSTPAD_SUGGEST",
+    "RUSTPAD_SUGGEST_TTL",
     "RUSTPAD_REQUIRE_READ",
     "RUSTPAD_USER_NAME",
     "RUSTPAD_USER_HUE",

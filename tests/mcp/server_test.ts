@@ -44,6 +44,8 @@ Deno.test("`tools/list` matches the snapshot for the default, essential, read-on
     "get_document_info",
     "get_stats",
     "wait_for_change",
+    "get_changes",
+    "list_suggestions",
   ]);
   assert.deepEqual(names(lists.deny), [
     "get_document",
@@ -57,6 +59,9 @@ Deno.test("`tools/list` matches the snapshot for the default, essential, read-on
     "set_language",
     "wait_for_change",
     "undo_last_edit",
+    "get_changes",
+    "list_suggestions",
+    "withdraw_suggestion",
   ]);
 });
 
@@ -89,6 +94,9 @@ Deno.test("every tool declares a title, an object outputSchema, all four annotat
     "set_document",
     "set_language",
     "wait_for_change",
+    "get_changes",
+    "list_suggestions",
+    "withdraw_suggestion",
   ];
   const reads = [
     "get_document",
@@ -97,6 +105,8 @@ Deno.test("every tool declares a title, an object outputSchema, all four annotat
     "get_document_info",
     "get_stats",
     "wait_for_change",
+    "get_changes",
+    "list_suggestions",
   ];
   for (const tool of tools) {
     assert.ok(tool.title, `${tool.name} has a title`);

@@ -34,7 +34,7 @@ Deno.test("what a model reads (instructions, names, titles, descriptions, input 
       inputSchema: unknown;
     }[];
   };
-  assert.equal(tools.length, 13);
+  assert.equal(tools.length, 16);
   const parts = tools.map((tool) => ({
     name: tool.name,
     size: tool.name.length + (tool.title ?? "").length +

@@ -1,0 +1,40 @@
+// Accepting a suggestion: its operation, carried over everything since,
+// sent as one edit by its identity's collaborator, and claimed for the
+// agent that made it (its undo, its authorship), as its own write would be.
+
+import { TextOperation } from "../ot/operation.ts";
+import type { SessionPool } from "../rustpad/session_pool.ts";
+import { LivePads } from "./live_pads.ts";
+import { advance, type SuggestionRecord } from "./_suggestion_record.ts";
+
+/** Send the accepted record's operation; the revision it landed as, or why not. */
+export async function applySuggestion(
+  pool: SessionPool,
+  record: SuggestionRecord,
+): Promise<number | string> {
+  let outdated: string | undefined;
+  try {
+    const written = await pool.edit(record.pad, (live) => {
+      const now = advance({ ...record, status: "pending" }, live);
+      if (now.status !== "pending") {
+        outdated = now.reason;
+        throw new Error(now.reason);
+      }
+      return live.rebase(TextOperation.fromJSON(now.operation), now.revision);
+    });
+    const at = written.revision - 1;
+    const live = LivePads.of(pool);
+    live.claim(record.pad, at, record.agent);
+    const session = await pool.get(record.pad);
+    const [entry] = at >= session.oldestRevision && at < session.revision
+      ? session.operationsSince(at)
+      : [];
+    if (entry !== undefined) {
+      live.undo.record(record.agent, record.pad, entry);
+    }
+    return written.revision;
+  } catch (error) {
+    return outdated ??
+      `the edit could not be sent (${(error as Error).message})`;
+  }
+}

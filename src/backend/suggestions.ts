@@ -1,0 +1,378 @@
+/**
+ * Suggestions: writes an agent holds for the people in a pad to accept or
+ * reject, instead of sending them. A held operation is carried over every
+ * later operation of its pad, so it stays on the text it was made for, and
+ * turns `outdated` when people delete text it changes. Accepting applies it
+ * as one edit by the agent's collaborator; a decision is final. Records
+ * live in the state store (memory, or Redis so any replica can decide one).
+ *
+ * @module
+ */
+
+import type { TextOperation } from "../ot/operation.ts";
+import type { PadSession } from "../rustpad/session.ts";
+import type { SessionPool } from "../rustpad/session_pool.ts";
+import { LivePads } from "./live_pads.ts";
+import { applySuggestion } from "./_suggestion_apply.ts";
+import type { SuggestionLimits, SuggestionStore } from "./suggestion_store.ts";
+import {
+  advance,
+  hunksOf,
+  type SuggestionRecord,
+} from "./_suggestion_record.ts";
+import {
+  authorOf,
+  finalRefusal,
+  fullError,
+  missing,
+  PadListeners,
+  refusal,
+  type SuggestionDecision,
+  type SuggestionList,
+  viewOf,
+} from "./_suggestion_views.ts";
+
+export type {
+  SuggestionHunk,
+  SuggestionRecord,
+  SuggestionStatus,
+} from "./_suggestion_record.ts";
+export {
+  type SuggestionDecision,
+  type SuggestionList,
+  type SuggestionView,
+  viewOf,
+} from "./_suggestion_views.ts";
+
+/** What a write tool gives to hold its operation. */
+export interface HoldRequest {
+  /** The agent's identity. */
+  readonly identity: string;
+  /** The agent. */
+  readonly agent: string;
+  /** What it does. */
+  readonly summary: string;
+  /** The session the operation was built on, at its server text. */
+  readonly session: PadSession;
+  /** The operation, on the session's server text. */
+  readonly operation: TextOperation;
+  /** Its unified diff. */
+  readonly diff: string;
+}
+
+/** How a {@linkcode SuggestionBook} is set up. */
+export interface SuggestionBookOptions {
+  /** Where records live. */
+  readonly store: SuggestionStore;
+  /** The pool of an identity. */
+  readonly pool: (identity: string) => SessionPool;
+  /** Every pool made so far, for the agents' user ids. */
+  readonly pools: () => Iterable<SessionPool>;
+  /** `RUSTPAD_SUGGEST_TTL`, in milliseconds. */
+  readonly ttlMs: number;
+  /** The bounds; {@linkcode SUGGESTION_LIMITS} by default. */
+  readonly limits?: SuggestionLimits;
+  /** The clock, in milliseconds since the epoch. */
+  readonly now?: () => number;
+}
+
+/** The bounds of the issue: 100 pending per pad, 1,000 in all. */
+export const SUGGESTION_LIMITS: SuggestionLimits = { perPad: 100, total: 1000 };
+
+/** A decision this process saw, for those waiting on the pad. */
+export type DecisionListener = (record: SuggestionRecord) => void;
+
+/**
+ * The suggestions of one backend.
+ *
+ * @example Hold nothing, list nothing
+ * ```ts
+ * import { createBackend, loadConfig } from "@rustpad-mcp/server";
+ * import assert from "node:assert/strict";
+ *
+ * await using backend = createBackend(loadConfig({}));
+ * assert.equal((await backend.suggestions.list("notes")).suggestions.length, 0);
+ * ```
+ */
+export class SuggestionBook {
+  readonly #options: SuggestionBookOptions;
+  readonly #now: () => number;
+  readonly #listeners = new PadListeners<SuggestionRecord>();
+
+  /** Keep suggestions as `options` say. */
+  constructor(options: SuggestionBookOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Hold an operation built on `request.session`'s server text.
+   *
+   * @throws {Error} Naming the setting, when a bound is reached.
+   */
+  async hold(request: HoldRequest): Promise<SuggestionRecord> {
+    const { session } = request;
+    const now = this.#now();
+    const record: SuggestionRecord = {
+      id: `s${crypto.randomUUID().replaceAll("-", "").slice(0, 11)}`,
+      pad: session.padId,
+      identity: request.identity,
+      agent: request.agent,
+      author: authorOf(session),
+      summary: request.summary,
+      revision: session.revision,
+      operation: request.operation.toJSON(),
+      diff: request.diff,
+      status: "pending",
+      createdAt: now,
+      expiresAt: now + this.#options.ttlMs,
+    };
+    const limits = this.#options.limits ?? SUGGESTION_LIMITS;
+    const added = await this.#options.store.add(
+      record.pad,
+      record.id,
+      JSON.stringify(record),
+      limits,
+    );
+    if (added !== "added") throw fullError(record.pad, added, limits);
+    return record;
+  }
+
+  /**
+   * The pad's suggestions now, as people see them: pending ones carried
+   * over the pad's latest operations, expired ones marked, decided ones
+   * kept for the TTL.
+   */
+  async list(pad: string): Promise<SuggestionList> {
+    const { revision, records, text } = await this.#settled(pad);
+    return {
+      revision,
+      suggestions: records.map((record) => viewOf(record, text)),
+      agentIds: records.length === 0 ? [] : await this.#agentIds(pad),
+    };
+  }
+
+  /** The pad's suggestion records now, as {@linkcode SuggestionBook.list}. */
+  async records(
+    pad: string,
+  ): Promise<{ revision: number; records: SuggestionRecord[] }> {
+    const { revision, records } = await this.#settled(pad);
+    return { revision, records };
+  }
+
+  async #settled(
+    pad: string,
+  ): Promise<{ revision: number; records: SuggestionRecord[]; text: string }> {
+    const stored = await this.#options.store.all(pad);
+    const records = [...stored.values()].map((json) =>
+      JSON.parse(json) as SuggestionRecord
+    );
+    if (records.length === 0) return { revision: 0, records, text: "" };
+    const viewer = records.find((record) => record.status === "pending") ??
+      records[0]!;
+    const session = await this.#options.pool(viewer.identity).get(pad);
+    const settled: SuggestionRecord[] = [];
+    for (const record of records) {
+      const now = await this.#settle(record, stored.get(record.id)!, session);
+      if (now !== undefined) settled.push(now);
+    }
+    settled.sort((a, b) =>
+      Number(b.status === "pending") - Number(a.status === "pending") ||
+      a.createdAt - b.createdAt
+    );
+    return {
+      revision: session.revision,
+      records: settled,
+      text: session.serverText,
+    };
+  }
+
+  /**
+   * Accept or reject a pending suggestion as `by`; accepting applies it as
+   * one edit by its identity's collaborator. Final: a second decision, or
+   * one on an outdated, expired or withdrawn suggestion, changes nothing.
+   */
+  async decide(
+    pad: string,
+    id: string,
+    verdict: "accept" | "reject",
+    by: string | undefined,
+  ): Promise<SuggestionDecision> {
+    const found = await this.#pending(pad, id, verdict);
+    if ("outcome" in found) return found.outcome;
+    const session = await this.#options.pool(found.record.identity).get(pad);
+    const claimed = await this.#finish(found, {
+      status: verdict === "accept" ? "accepted" : "rejected",
+      decidedBy: by ?? "someone in the pad",
+      decidedAt: this.#now(),
+      hunks: hunksOf(session.serverText, found.record.operation),
+    });
+    if (claimed === undefined) return await this.#raced(pad, id, verdict);
+    let record = claimed;
+    if (verdict === "accept") {
+      const landed = await applySuggestion(
+        this.#options.pool(claimed.identity),
+        claimed,
+      );
+      record = typeof landed === "number"
+        ? { ...claimed, landedRevision: landed }
+        : { ...claimed, status: "outdated", reason: landed };
+      await this.#options.store.swap(
+        pad,
+        id,
+        JSON.stringify(claimed),
+        JSON.stringify(record),
+        false,
+      );
+    }
+    this.#tell(pad, record);
+    if (record.status !== "outdated") {
+      return { ok: true, suggestion: viewOf(record, "") };
+    }
+    return refusal(
+      "final",
+      `Cannot accept suggestion "${id}" as ${record.reason}: it is outdated now. Nothing was changed`,
+      viewOf(record, ""),
+    );
+  }
+
+  /** Withdraw a pending suggestion; only the agent that made it may. */
+  async withdraw(
+    pad: string,
+    id: string,
+    agent: string,
+  ): Promise<SuggestionDecision> {
+    const found = await this.#pending(pad, id, "withdraw");
+    if ("outcome" in found) return found.outcome;
+    if (found.record.agent !== agent) {
+      return refusal(
+        "missing",
+        `Cannot withdraw suggestion "${id}" as another agent made it: current author is ${found.record.author.name}. Nothing was changed`,
+      );
+    }
+    const record = await this.#finish(found, {
+      status: "withdrawn",
+      reason: "withdrawn by the agent that made it",
+    });
+    if (record === undefined) return this.#raced(pad, id, "withdraw");
+    this.#tell(pad, record);
+    return { ok: true, suggestion: viewOf(record, "") };
+  }
+
+  /**
+   * Be told of each decision this process makes on `pad`.
+   *
+   * @returns Unsubscribes.
+   */
+  onDecision(pad: string, listener: DecisionListener): () => void {
+    return this.#listeners.add(pad, listener);
+  }
+
+  #tell(pad: string, record: SuggestionRecord): void {
+    this.#listeners.tell(pad, record);
+  }
+
+  /** The record if pending (carried to now), else the refusal to answer. */
+  async #pending(
+    pad: string,
+    id: string,
+    verb: string,
+  ): Promise<
+    | { record: SuggestionRecord; json: string }
+    | { outcome: SuggestionDecision }
+  > {
+    const json = await this.#options.store.get(pad, id);
+    if (json === undefined) return { outcome: missing(pad, id, verb) };
+    const stored = JSON.parse(json) as SuggestionRecord;
+    const session = await this.#options.pool(stored.identity).get(pad);
+    // Everything people did before the decision, seen before judging it.
+    await session.roundTrip();
+    const record = await this.#settle(stored, json, session) ?? stored;
+    if (record.status !== "pending") {
+      return { outcome: finalRefusal(record, verb) };
+    }
+    return { record, json: JSON.stringify(record) };
+  }
+
+  /** Swap a pending record for a final one; `undefined` if it changed. */
+  async #finish(
+    found: { record: SuggestionRecord; json: string },
+    change: Partial<SuggestionRecord>,
+  ): Promise<SuggestionRecord | undefined> {
+    const next = { ...found.record, ...change };
+    const swapped = await this.#options.store.swap(
+      next.pad,
+      next.id,
+      found.json,
+      JSON.stringify(next),
+      next.status === "pending",
+    );
+    return swapped ? next : undefined;
+  }
+
+  /** Someone decided it first: the refusal naming what they decided. */
+  async #raced(
+    pad: string,
+    id: string,
+    verb: string,
+  ): Promise<SuggestionDecision> {
+    const json = await this.#options.store.get(pad, id);
+    if (json === undefined) return missing(pad, id, verb);
+    return finalRefusal(JSON.parse(json) as SuggestionRecord, verb);
+  }
+
+  /**
+   * The record carried to `session`'s revision, expired past its time, and
+   * stored so; `undefined` for a decided one past the TTL (forgotten).
+   */
+  async #settle(
+    record: SuggestionRecord,
+    json: string,
+    session: PadSession,
+  ): Promise<SuggestionRecord | undefined> {
+    const now = this.#now();
+    if (record.status !== "pending") {
+      if ((record.decidedAt ?? record.expiresAt) + this.#options.ttlMs < now) {
+        await this.#options.store.remove(record.pad, record.id);
+        return undefined;
+      }
+      return record;
+    }
+    const next = record.expiresAt <= now
+      ? {
+        ...record,
+        status: "expired" as const,
+        reason: "no one decided it within RUSTPAD_SUGGEST_TTL",
+        decidedAt: now,
+      }
+      : advance(record, session);
+    if (next === record) return record;
+    const pending = next.status === "pending";
+    // Another replica may have carried or decided it first: read it again.
+    if (
+      !await this.#options.store.swap(
+        record.pad,
+        record.id,
+        json,
+        JSON.stringify(next),
+        pending,
+      )
+    ) {
+      const latest = await this.#options.store.get(record.pad, record.id);
+      return latest === undefined
+        ? undefined
+        : advance(JSON.parse(latest) as SuggestionRecord, session);
+    }
+    if (!pending) this.#tell(record.pad, next);
+    return next;
+  }
+
+  async #agentIds(pad: string): Promise<number[]> {
+    const ids: number[] = [];
+    for (const pool of this.#options.pools()) {
+      if (!LivePads.of(pool).openPads.includes(pad)) continue;
+      ids.push(Number((await pool.get(pad)).userId));
+    }
+    return ids;
+  }
+}

@@ -1,0 +1,60 @@
+// The suggest path of the write gate: a write computed as it would be sent,
+// then held in the backend's suggestion book for the people in the pad to
+// accept or reject, and the result that says so. Thrown from the gate so
+// that no write tool needs a branch of its own.
+
+import { z } from "zod";
+import type { SuggestionRecord } from "../backend/suggestions.ts";
+import type { TextOperation } from "../ot/operation.ts";
+import type { PadSession } from "../rustpad/session.ts";
+import { unifiedDiff } from "../text/diff.ts";
+import type { ToolContext } from "./tool.ts";
+
+/** The `suggest` parameter every text-writing tool takes. */
+export const suggestSchema = z.boolean().optional().describe(
+  "Hold for people to accept.",
+);
+
+/** A write held as a suggestion: the write tool answers `suggested`. */
+export class Suggested extends Error {
+  /** The suggestion as held. */
+  readonly record: SuggestionRecord;
+  /** The pad's length in code points when it was made. */
+  readonly length: number;
+
+  /** The held suggestion, with the pad's length then. */
+  constructor(record: SuggestionRecord, length: number) {
+    super("Held as a suggestion");
+    this.record = record;
+    this.length = length;
+  }
+}
+
+/**
+ * Hold `operation`, built on `session`'s text, as a suggestion of the
+ * agent of `context`.
+ *
+ * @returns The {@linkcode Suggested} for the gate to throw.
+ */
+export async function holdSuggestion(
+  context: ToolContext,
+  summary: string,
+  session: PadSession,
+  operation: TextOperation,
+): Promise<Suggested> {
+  if (session.hasPendingEdits) {
+    throw new Error(
+      `Cannot hold a suggestion for pad "${session.padId}" as an edit of this server is still in flight there: current revision is ${session.revision}. Nothing was changed; call again`,
+    );
+  }
+  const diff = unifiedDiff(session.textSnapshot(), operation).diff;
+  const record = await context.backend.suggestions.hold({
+    identity: context.identity,
+    agent: context.agent,
+    summary,
+    session,
+    operation,
+    diff,
+  });
+  return new Suggested(record, session.length);
+}

@@ -1,0 +1,123 @@
+/**
+ * The agent's side of suggestions (writes held with `suggest: true` for the
+ * people in a pad to accept or reject): `list_suggestions` and
+ * `withdraw_suggestion`.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import type { SuggestionRecord } from "../backend/suggestions.ts";
+import { READ_ANNOTATIONS } from "./_reading.ts";
+import {
+  countField,
+  objectSchema,
+  padIdSchema,
+  result,
+  untrustedResult,
+} from "./_shared.ts";
+import { defineTool, type ToolContext, type ToolDefinition } from "./tool.ts";
+
+const STATUS = z.enum([
+  "pending",
+  "accepted",
+  "rejected",
+  "outdated",
+  "withdrawn",
+  "expired",
+]);
+
+const suggestionSchema = objectSchema({
+  suggestion_id: z.string(),
+  status: STATUS,
+  author: z.string(),
+  self: z.boolean().describe("Made by you."),
+  summary: z.string(),
+  diff: z.string().describe("On the text it was made on."),
+  expires_at: z.string(),
+  reason: z.string().optional().describe("Why outdated, expired, withdrawn."),
+  decided_by: z.string().optional(),
+  landed_revision: countField.optional(),
+});
+
+/** A record as an agent reads it. */
+function shown(record: SuggestionRecord, context: ToolContext) {
+  return {
+    suggestion_id: record.id,
+    status: record.status,
+    author: record.author.name,
+    self: record.agent === context.agent,
+    summary: record.summary,
+    diff: record.diff,
+    expires_at: new Date(record.expiresAt).toISOString(),
+    ...(record.reason !== undefined && { reason: record.reason }),
+    ...(record.decidedBy !== undefined && { decided_by: record.decidedBy }),
+    ...(record.landedRevision !== undefined &&
+      { landed_revision: record.landedRevision }),
+  };
+}
+
+/** `list_suggestions`. */
+export const listSuggestionsTool: ToolDefinition = defineTool({
+  name: "list_suggestions",
+  title: "List suggestions",
+  description: "List a pad's suggestions and decisions.",
+  inputSchema: objectSchema({ id: padIdSchema }),
+  outputSchema: objectSchema({
+    id: z.string(),
+    revision: countField,
+    suggestions: z.array(suggestionSchema),
+    untrusted: z.literal(true).optional(),
+    source: z.literal("rustpad").optional(),
+  }),
+  annotations: READ_ANNOTATIONS,
+  async run({ id }, context) {
+    const listed = await context.backend.suggestions.records(id);
+    const suggestions = listed.records.map((record) => shown(record, context));
+    const structured = { id, revision: listed.revision, suggestions };
+    if (suggestions.length === 0) {
+      return result(structured, `Pad "${id}" has no suggestions.`);
+    }
+    const pending = suggestions.filter((s) => s.status === "pending").length;
+    return untrustedResult(
+      { ...structured, untrusted: true, source: "rustpad" },
+      `Pad "${id}" has ${suggestions.length} suggestions (${pending} pending) at revision ${listed.revision}:`,
+      JSON.stringify(suggestions, null, 1),
+      `pad "${id}" (suggestions and people's names)`,
+    );
+  },
+});
+
+/** `withdraw_suggestion`. */
+export const withdrawSuggestionTool: ToolDefinition = defineTool({
+  name: "withdraw_suggestion",
+  title: "Withdraw a suggestion",
+  description: "Withdraw your pending suggestion so no one can accept it.",
+  inputSchema: objectSchema({
+    id: padIdSchema,
+    suggestion_id: z.string().min(1).max(64).describe("From the write."),
+  }),
+  outputSchema: objectSchema({
+    id: z.string(),
+    suggestion_id: z.string(),
+    status: STATUS,
+  }),
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  async run({ id, suggestion_id }, context) {
+    const outcome = await context.backend.suggestions.withdraw(
+      id,
+      suggestion_id,
+      context.agent,
+    );
+    if (!outcome.ok) throw new Error(outcome.error);
+    return result(
+      { id, suggestion_id, status: outcome.suggestion.status },
+      `Withdrew suggestion ${suggestion_id} on pad "${id}": nothing was changed.`,
+    );
+  },
+});
