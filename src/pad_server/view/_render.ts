@@ -1,0 +1,136 @@
+/// <reference lib="dom" />
+// What the view draws of a pad: its text in a read-only editor (changes
+// applied as the smallest replacement, so a selection survives), the
+// agent's pending suggestions in place and in a list with Accept and
+// Reject (the editor page's marks and buttons), and the people present.
+
+import { EditorState } from "@codemirror/state";
+import { EditorView, lineNumbers } from "@codemirror/view";
+import type { SuggestionView } from "../suggestion_desk.ts";
+import {
+  agentBadge,
+  type Decide,
+  decisionButtons,
+  showSuggestions,
+  suggestionMarks,
+} from "../editor/_suggestion_marks.ts";
+
+/** A pad as the view's tools answer it (`src/tools/view_tools.ts`). */
+export interface ViewPad {
+  readonly id: string;
+  readonly revision: number;
+  readonly text: string;
+  readonly agent: { readonly name: string; readonly hue: number };
+  readonly people: readonly string[];
+  readonly suggestions: readonly SuggestionView[];
+}
+
+function byId<T extends HTMLElement>(id: string): T {
+  return document.getElementById(id) as T;
+}
+
+/** A read-only editor in `#editor`; `onSelect` hears selection changes. */
+export function createEditor(
+  onSelect: (state: EditorState) => void,
+): EditorView {
+  return new EditorView({
+    parent: byId("editor"),
+    state: EditorState.create({
+      doc: "",
+      extensions: [
+        lineNumbers(),
+        EditorView.lineWrapping,
+        EditorState.readOnly.of(true),
+        suggestionMarks,
+        EditorView.updateListener.of((update) => {
+          if (update.selectionSet) onSelect(update.state);
+        }),
+      ],
+    }),
+  });
+}
+
+/** Replace the editor's text with `text`, changing only what differs. */
+function setText(view: EditorView, text: string): void {
+  const old = view.state.doc.toString();
+  if (old === text) return;
+  let start = 0;
+  const shorter = Math.min(old.length, text.length);
+  while (start < shorter && old[start] === text[start]) start++;
+  let end = 0;
+  while (
+    end < shorter - start &&
+    old[old.length - 1 - end] === text[text.length - 1 - end]
+  ) end++;
+  view.dispatch({
+    changes: {
+      from: start,
+      to: old.length - end,
+      insert: text.slice(start, text.length - end),
+    },
+  });
+}
+
+/** Draw `pad`: text, suggestions, people. */
+export function renderPad(
+  view: EditorView,
+  pad: ViewPad,
+  decide: Decide,
+): void {
+  byId("pad-id").textContent = pad.id;
+  const status = byId("status");
+  status.dataset.status = "connected";
+  status.textContent = `revision ${pad.revision}`;
+  setText(view, pad.text);
+  document.documentElement.dataset.revision = String(pad.revision);
+  showSuggestions(
+    view,
+    pad.suggestions.map((suggestion) => ({
+      id: suggestion.id,
+      author: suggestion.author,
+      agent: suggestion.author.agent,
+      hunks: suggestion.hunks,
+    })),
+    decide,
+  );
+  renderList(pad.suggestions, decide);
+  renderPeople(pad);
+}
+
+function renderList(suggestions: readonly SuggestionView[], decide: Decide) {
+  byId("suggestions").hidden = suggestions.length === 0;
+  byId("suggestion-count").textContent = String(suggestions.length);
+  byId("suggestion-list").replaceChildren(...suggestions.map((suggestion) => {
+    const item = document.createElement("li");
+    item.dataset.suggestion = suggestion.id;
+    item.style.setProperty("--hue", String(suggestion.author.hue % 360));
+    const author = document.createElement("strong");
+    author.className = "suggestion-author";
+    author.textContent = suggestion.author.name;
+    const summary = document.createElement("p");
+    summary.textContent = suggestion.summary;
+    item.append(author, agentBadge(), summary);
+    item.append(...decisionButtons(suggestion.id, decide));
+    return item;
+  }));
+}
+
+function renderPeople(pad: ViewPad): void {
+  const agent = document.createElement("li");
+  agent.style.setProperty("--hue", String(pad.agent.hue % 360));
+  agent.append(pad.agent.name, agentBadge());
+  const others = pad.people.map((name) => {
+    const item = document.createElement("li");
+    item.textContent = name;
+    return item;
+  });
+  byId("people").replaceChildren(agent, ...others);
+  byId("count").textContent = String(others.length + 1);
+}
+
+/** Say why a decision did not land, or clear it. */
+export function showError(message: string | undefined): void {
+  const error = byId("suggestion-error");
+  error.hidden = message === undefined;
+  error.textContent = message ?? "";
+}
