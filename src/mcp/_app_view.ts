@@ -12,6 +12,7 @@
 import type {
   ClientCapabilities,
   JSONRPCRequest,
+  ListResourcesResult,
   ListToolsResult,
   McpServer,
   RegisteredTool,
@@ -22,6 +23,7 @@ import type {
 import {
   getUiCapability,
   RESOURCE_MIME_TYPE,
+  RESOURCE_URI_META_KEY,
 } from "@modelcontextprotocol/ext-apps/server";
 import { type HostSays, VIEW_TOOLS } from "../tools/mod.ts";
 import { requestCapabilities } from "./_eras.ts";
@@ -99,23 +101,19 @@ export function registerPadView(
     }),
   );
   for (const [name, tool] of registered) {
-    if (VIEW_TOOL_NAMES.has(name)) {
-      tool._meta = { ui: { resourceUri: PAD_VIEW_URI, visibility: ["app"] } };
-    } else if (takesPadId(tool)) {
-      tool._meta = { ui: { resourceUri: PAD_VIEW_URI } };
+    const ui = VIEW_TOOL_NAMES.has(name)
+      ? { resourceUri: PAD_VIEW_URI, visibility: ["app"] }
+      : takesPadId(tool)
+      ? { resourceUri: PAD_VIEW_URI }
+      : undefined;
+    // The flat key too, for hosts from before `_meta.ui` (as ext-apps does).
+    if (ui !== undefined) {
+      tool._meta = { ui, [RESOURCE_URI_META_KEY]: PAD_VIEW_URI };
     }
   }
-  const server = mcp.server as unknown as {
-    _getRequestHandler(
-      method: string,
-    ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
-  };
-  const listAll = server._getRequestHandler("tools/list");
+  const listed = sdkHandlers(mcp);
   mcp.server.setRequestHandler("tools/list", async (request, ctx) => {
-    const all = await listAll(
-      { jsonrpc: "2.0", id: ctx.mcpReq.id, ...request },
-      ctx,
-    ) as ListToolsResult;
+    const all = await listed("tools/list", request, ctx) as ListToolsResult;
     if (rendersViews(requestCapabilities(mcp, ctx))) return all;
     return {
       ...all,
@@ -124,6 +122,46 @@ export function registerPadView(
       ) => tool),
     };
   });
+  mcp.server.setRequestHandler("resources/list", async (request, ctx) => {
+    const all = await listed(
+      "resources/list",
+      request,
+      ctx,
+    ) as ListResourcesResult;
+    if (rendersViews(requestCapabilities(mcp, ctx))) return all;
+    return {
+      ...all,
+      resources: all.resources.filter((each) => each.uri !== PAD_VIEW_URI),
+    };
+  });
+}
+
+/**
+ * The SDK's own handlers of the lists, taken before they are replaced: the
+ * SDK builds each list from what is registered; this layer only narrows it
+ * per client.
+ */
+function sdkHandlers(
+  mcp: McpServer,
+): (
+  method: "tools/list" | "resources/list",
+  request: { method: string; params?: unknown },
+  ctx: ServerContext,
+) => Promise<Result> {
+  const server = mcp.server as unknown as {
+    _getRequestHandler(
+      method: string,
+    ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+  };
+  const handlers = {
+    "tools/list": server._getRequestHandler("tools/list"),
+    "resources/list": server._getRequestHandler("resources/list"),
+  };
+  return (method, request, ctx) =>
+    handlers[method](
+      { jsonrpc: "2.0", id: ctx.mcpReq.id, ...request } as JSONRPCRequest,
+      ctx,
+    );
 }
 
 /** Whether a tool works on one pad: it takes the pad's `id`. */

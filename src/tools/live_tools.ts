@@ -45,7 +45,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for people to change a pad",
   description:
-    "Wait until a pad changes after since_revision; return the diff, its authors (authors[].self marks your own edits, which count too) and decisions on your suggestions. until 'change' returns at the next revision (at once if already past it); 'quiet' once changes pause for quiet_ms. If nobody types: at timeout_seconds (default 50, under most clients' 60 s request timeout). With a progressToken, progress comes every 5 s or less: a client resetting its timeout on it can wait up to 600. Use it instead of polling.",
+    "Wait until a pad changes after since_revision; return the diff, its authors (authors[].self marks your own edits, which count too) and decisions on your suggestions. until 'change' returns at the next revision, at once if already past it; 'quiet' once changes pause for quiet_ms, so never sooner. If nobody types: at timeout_seconds (default 50, under most clients' 60 s request timeout). With a progressToken, progress comes every 5 s at most: a client resetting its timeout on it may wait up to 600. Use it instead of polling.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),

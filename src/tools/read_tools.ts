@@ -115,7 +115,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   name: "get_document_info",
   title: "Inspect a pad",
   description:
-    "Get a pad's live state without its text: url, length, revision, editor language, and the people who have it open with their cursors. The text: get_document.",
+    "Get a pad's live state without its text: url, length, revision, editor language, and who has it open, with cursors. The text: get_document.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
