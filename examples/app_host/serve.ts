@@ -8,7 +8,10 @@
 
 import { bundleChunks } from "../../scripts/bundle_editor.ts";
 import { createBackend, loadConfig, serveHttp } from "../../mod.ts";
-import { startPadServer } from "../../src/pad_server/mod.ts";
+import {
+  startPadServer,
+  type SuggestionDesk,
+} from "../../src/pad_server/mod.ts";
 import type { Backend } from "../../src/backend/backend.ts";
 
 /** A running test host. */
@@ -57,16 +60,18 @@ export async function startAppHost(
     false,
   )).get("host_page.js")!;
   const html = PAGE(script);
-  let backend: Backend | undefined;
+  // The pad server starts first; its page decides what the backend holds.
+  const desk: { backend?: Backend } & SuggestionDesk = {
+    list: (id) => desk.backend!.suggestions.list(id),
+    decide: (id, suggestion, verdict, by) =>
+      desk.backend!.suggestions.decide(id, suggestion, verdict, by),
+  };
   const pads = await startPadServer({
     ...(options.pads && { pads: options.pads }),
-    suggestions: {
-      list: (id) => backend!.suggestions.list(id),
-      decide: (id, suggestion, verdict, by) =>
-        backend!.suggestions.decide(id, suggestion, verdict, by),
-    },
+    suggestions: desk,
   });
-  backend = createBackend(loadConfig({ RUSTPAD_URL: pads.url }));
+  const backend = createBackend(loadConfig({ RUSTPAD_URL: pads.url }));
+  desk.backend = backend;
   const mcp = serveHttp(backend, { port: 0, log: () => {} });
   const host = Deno.serve({
     hostname: "127.0.0.1",
@@ -95,7 +100,7 @@ export async function startAppHost(
     async [Symbol.asyncDispose]() {
       await host.shutdown();
       await mcp.shutdown();
-      await backend!.close();
+      await backend.close();
       await pads.close();
     },
   };

@@ -9,7 +9,7 @@ import { startAppHost } from "../../examples/app_host/serve.ts";
 import { Browser, type Page } from "../pad_server/_browser.ts";
 import { TestClient, waitUntil } from "../pad_server/_test_client.ts";
 import { parseServerMessage } from "../../src/rustpad/protocol.ts";
-import { TextOperation } from "../../src/ot/operation.ts";
+import type { TextOperation } from "../../src/ot/operation.ts";
 import { modernHttp } from "../_modern.ts";
 
 const ARTIFACTS = new URL("../../.ci/out/", import.meta.url);
