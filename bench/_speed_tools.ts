@@ -5,6 +5,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/client"
+import { Client as ModernClient } from "@modelcontextprotocol/client";
+// @ts-types="@modelcontextprotocol/client/stdio"
+import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -52,6 +56,57 @@ export async function stdioClient(
   return client;
 }
 
+/** `mod.ts --http` on a free loopback port, with `env`; its MCP URL. */
+export async function spawnHttp(
+  env: Record<string, string>,
+): Promise<{ url: string; child: Deno.ChildProcess }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}mod.ts`, "--http", "127.0.0.1:0"],
+    env: { NO_COLOR: "1", ...env },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const reader = child.stderr.pipeThrough(new TextDecoderStream())
+    .getReader();
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`Cannot start mod.ts --http: ${text}`);
+    text += value;
+    const url = /serving MCP over HTTP at (\S+)/.exec(text)?.[1];
+    if (url !== undefined) {
+      // Keep reading, so the access log never fills the pipe.
+      void (async () => {
+        while (!(await reader.read()).done);
+      })().catch(() => {});
+      return { url, child };
+    }
+  }
+}
+
+/** A v2 SDK client pinned to 2026-07-28 over stdio to mod.ts. */
+export async function modernStdioClient(
+  rustpadUrl: string,
+): Promise<ModernClient> {
+  const client = new ModernClient({ name: "bench", version: "1.0.0" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  });
+  await client.connect(
+    new ModernStdioTransport({
+      command: Deno.execPath(),
+      args: ["run", "-A", `${ROOT}mod.ts`],
+      env: {
+        ...Deno.env.toObject(),
+        RUSTPAD_URL: rustpadUrl,
+        RUSTPAD_CONFIRM: "never",
+      },
+      stderr: "ignore",
+    }),
+  );
+  return client;
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -95,7 +150,7 @@ export interface Row {
 }
 
 export async function callTool(
-  client: Client,
+  client: Client | ModernClient,
   name: string,
   args: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {

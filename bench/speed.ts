@@ -16,7 +16,13 @@
  * - the first call on the busy pad (connect, fold the history, answer)
  *   against a raw socket's connect-and-history;
  * - 100 concurrent appends over one client against 100 edits pipelined on
- *   one raw socket, each checked to land exactly once.
+ *   one raw socket, each checked to land exactly once;
+ * - the warm append and the whole `get_document` end to end in the
+ *   2026-07-28 era (the v2 client pinned to it) against the same rows in
+ *   the 2025 era;
+ * - 50 concurrent 2026-era clients on `--http`, each reading and appending
+ *   on its own pad in a loop for 20 s, against a bare v2 server with one
+ *   trivial tool: calls per second and p95.
  *
  * The busy pad has 200,000 code points and a 10,000-edit history (the
  * fixture of `replay.ts`). Every process is its own, as in production: the
@@ -38,14 +44,17 @@ import { RawRpc } from "./_raw_rpc.ts";
 import {
   callTool,
   median,
+  modernStdioClient,
   printRows,
   type Row,
+  spawnHttp,
   spawnServer,
   stdioClient,
   timed,
   timedInside,
 } from "./_speed_tools.ts";
 import { RawSocket } from "./_raw_socket.ts";
+import { load } from "./_modern_load.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const QUICK = Deno.args.includes("--quick");
@@ -265,6 +274,36 @@ row(
   1,
 );
 
+// The same two calls in the 2026 era, end to end with the v2 client pinned
+// to it: within 10% of the 2025-era rows above.
+const modern = await modernStdioClient(pad.url);
+const modernAppend = await timed(
+  many,
+  () =>
+    callTool(modern, "append_to_document", {
+      id: "bench-e2e-2026",
+      text: "a\n",
+    }),
+);
+row(
+  "append end to end (v2 client, 2026-07-28)",
+  modernAppend,
+  "the 2025-era row",
+  sdkAppend,
+  1.1,
+);
+const modernRead = await timed(
+  runs,
+  () => callTool(modern, "get_document", { id: BUSY }),
+);
+row(
+  "get_document end to end (v2 client, 2026-07-28)",
+  modernRead,
+  "the 2025-era row",
+  endToEnd,
+  1.1,
+);
+
 // 4. The first call on the busy pad, in a fresh server after its handshake.
 const rawCold = await timed(QUICK ? 3 : 5, async () => {
   const socket = await RawSocket.open(pad.url, BUSY);
@@ -315,14 +354,53 @@ row(
 );
 notes.push(`concurrent appends: ${lost} lost, ${doubled} doubled`);
 
+// 6. Load in the 2026 era: 50 clients on --http, each reading and
+// appending on its own pad in a loop, against a bare v2 server with one
+// trivial tool in the same run: at least half its calls/s, p95 within 2x.
+const loadSeconds = QUICK ? 5 : 20;
+const http = await spawnHttp(env);
+const ours = await load(http.url, 50, loadSeconds, async (call, index) => {
+  await call("get_document", { id: `bench-load-${index}` });
+  await call("append_to_document", { id: `bench-load-${index}`, text: "x\n" });
+});
+const bareModern = await spawnServer([`${ROOT}bench/_bare_modern_server.ts`]);
+const floor = await load(bareModern.url, 50, loadSeconds, async (call) => {
+  await call("echo", { text: "x" });
+  await call("echo", { text: "x" });
+});
+row(
+  "2026 era, 50 clients on --http: 1 / calls per s",
+  1000 / ours.callsPerSecond,
+  "bare v2 server, 1 / calls per s",
+  1000 / floor.callsPerSecond,
+  2,
+);
+row(
+  "2026 era, 50 clients on --http: p95",
+  ours.p95,
+  "bare v2 server, p95",
+  floor.p95,
+  2,
+);
+notes.push(
+  `2026 load over ${loadSeconds} s: ${
+    ours.callsPerSecond.toFixed(0)
+  } calls/s, p50 ${ours.p50.toFixed(1)} ms, p95 ${
+    ours.p95.toFixed(1)
+  } ms (bare v2 server: ${floor.callsPerSecond.toFixed(0)} calls/s, p50 ${
+    floor.p50.toFixed(1)
+  } ms, p95 ${floor.p95.toFixed(1)} ms)`,
+);
+
 await relay.close();
 await relayTwice.close();
+await modern.close();
 await mcp.close();
 await rpc.close();
 small.close();
 busy.close();
 echo.close();
-for (const server of [pad, bare]) {
+for (const server of [pad, bare, http, bareModern]) {
   server.child.kill();
   await server.child.status;
 }

@@ -52,12 +52,15 @@ const transport = new StdioClientTransport({
   stderr: "pipe",
 });
 const banner = Promise.withResolvers<RegExpExecArray>();
-let stderr = "";
+let stderr: string | undefined = "";
 transport.stderr?.on("data", (chunk: Uint8Array) => {
   Deno.stderr.writeSync(chunk);
+  if (stderr === undefined) return;
   stderr += new TextDecoder().decode(chunk);
   const found = BANNER.exec(stderr);
-  if (found !== null) banner.resolve(found);
+  if (found === null) return;
+  banner.resolve(found);
+  stderr = undefined;
 });
 const client = new Client(
   { name: "demo", version: "1.0.0" },

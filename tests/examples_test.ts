@@ -10,11 +10,19 @@ class Demo implements AsyncDisposable {
   readonly #child: Deno.ChildProcess;
   readonly #reader: ReadableStreamDefaultReader<string>;
   readonly #stdin: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #group: boolean;
   stdout = "";
 
-  constructor(home: ScratchHome, args: string[]) {
-    this.#child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", DEMO, ...args],
+  /**
+   * With `group`, the demo leads a process group of its own (`setsid`), as
+   * a shell's foreground job does, so `interrupt` reaches its server too.
+   */
+  constructor(home: ScratchHome, args: string[], { group = false } = {}) {
+    const command = [Deno.execPath(), "run", "-A", DEMO, ...args];
+    if (group) command.unshift("setsid");
+    this.#group = group;
+    this.#child = new Deno.Command(command[0]!, {
+      args: command.slice(1),
       env: { NO_COLOR: "1", ...home.env },
       stdin: "piped",
       stdout: "piped",
@@ -43,9 +51,10 @@ class Demo implements AsyncDisposable {
     await this.#stdin.write(new TextEncoder().encode(`${line}\n`));
   }
 
-  /** Ctrl-C, as a terminal sends it. */
+  /** Ctrl-C: to the demo, or to its whole group as a terminal sends it. */
   interrupt(): void {
-    this.#child.kill("SIGINT");
+    if (this.#group) Deno.kill(-this.#child.pid, "SIGINT");
+    else this.#child.kill("SIGINT");
   }
 
   /** Read to the end; the exit code. */
@@ -140,6 +149,16 @@ Deno.test("the demo waits for a person to open the pad, then keeps the agent wri
     keptText(home, "demo") ?? "",
     /^# Plan\n\nAll done\.\n- The pad keeps every keystroke/,
   );
+});
+
+Deno.test("Ctrl-C at the terminal while the demo waits stops the demo and its server cleanly, and the new pad is kept", async () => {
+  await using home = await scratchHome();
+  await using demo = new Demo(home, [], { group: true });
+  await demo.until(/Waiting up to 300 s/);
+  demo.interrupt();
+  assert.equal(await demo.exit(), 0, demo.stdout);
+  assert.match(demo.stdout, /\nStopped\. The pads are kept \(.*\)\.\n$/);
+  assert.equal(keptText(home, "demo"), "# Plan\n\nTODO: intro\n");
 });
 
 Deno.test("the demo stops after its time limit when nobody opens the pad, and says how to try again", async () => {

@@ -74,6 +74,16 @@ class BackendDesk implements SuggestionDesk {
 }
 
 /**
+ * The configuration, the embedded pad server if any, and whether
+ * RUSTPAD_URL took its default, the public rustpad.io.
+ */
+export interface Configured {
+  readonly config: Config;
+  readonly embedded: EmbeddedPads | undefined;
+  readonly publicDefault: boolean;
+}
+
+/**
  * `--embedded` may stand alone: give parseArgs an empty value for it then,
  * so `--embedded` and `--embedded 8080` both parse.
  */
@@ -93,7 +103,7 @@ export function embeddedFlagArgs(args: readonly string[]): string[] {
  */
 export async function configure(
   flag: string | undefined,
-): Promise<{ config: Config; embedded: EmbeddedPads | undefined } | number> {
+): Promise<Configured | number> {
   const env: Record<string, string | undefined> = {};
   for (const { name } of CONFIG_VARIABLES) env[name] = Deno.env.get(name);
   const wanted = flag ??
@@ -109,16 +119,19 @@ export async function configure(
     return USAGE_EXIT_CODE;
   }
   if (wanted === undefined) {
-    if (!env.RUSTPAD_URL?.trim()) {
-      console.error(
-        "rustpad-mcp: RUSTPAD_URL is not set: using the public server https://rustpad.io/, where anyone who learns a pad's id reads it; set RUSTPAD_URL for your own server, or use --embedded for pads on this machine",
-      );
-    }
-    return { config, embedded: undefined };
+    return {
+      config,
+      embedded: undefined,
+      publicDefault: !env.RUSTPAD_URL?.trim(),
+    };
   }
   const embedded = await startEmbedded(wanted, config, padsFile(config));
   if (typeof embedded === "number") return embedded;
-  return { config: { ...config, rustpadUrl: embedded.url }, embedded };
+  return {
+    config: { ...config, rustpadUrl: embedded.url },
+    embedded,
+    publicDefault: false,
+  };
 }
 
 /** The pads file from RUSTPAD_EMBEDDED_DB, else the data directory's. */

@@ -23,6 +23,7 @@ export async function runHttp(
   config: Config,
   listen: { hostname: string; port: number },
   onBackend: (backend: Backend) => void = () => {},
+  startNotes: readonly string[] = [],
 ): Promise<number> {
   let identities: NamedToken[] = [];
   let state: StateStore;
@@ -112,6 +113,7 @@ export async function runHttp(
         })`
     }${state.kind === "memory" ? "" : `, state in ${state.location}`}`,
   );
+  for (const note of startNotes) console.error(note);
   // Settles only on shutdown: accept errors (EMFILE) are survived.
   await running.finished;
   await running.shutdown();

@@ -56,12 +56,18 @@ async function answersAsPadServer(url: URL): Promise<boolean> {
   }
 }
 
+/** A pad server this process serves, and how to let go of its store. */
+interface Served {
+  readonly server: PadServer;
+  readonly release: () => void;
+}
+
 /** A pad server on `port`, or `undefined` when the port is taken. */
 async function serveOn(
   hostname: string,
   port: number,
   serving: () => Serving,
-): Promise<{ server: PadServer; release: () => void } | undefined> {
+): Promise<Served | undefined> {
   const { options, release } = serving();
   try {
     return {
@@ -82,20 +88,16 @@ async function serveOn(
 export class PadPlace implements AsyncDisposable {
   /** The base URL the tools use; the same whoever serves it. */
   readonly url: URL;
-  /** The port asked for, to say so when another was taken. */
-  readonly asked: number;
-  #served: { server: PadServer; release: () => void } | undefined;
+  #served: Served | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   readonly #serving: () => Serving;
 
   private constructor(
     url: URL,
-    asked: number,
-    served: { server: PadServer; release: () => void } | undefined,
+    served: Served | undefined,
     serving: () => Serving,
   ) {
     this.url = url;
-    this.asked = asked;
     this.#served = served;
     this.#serving = serving;
   }
@@ -121,11 +123,11 @@ export class PadPlace implements AsyncDisposable {
       const served = await serveOn(hostname, port, serving);
       if (served !== undefined) {
         const url = reachable(hostname, served.server.port);
-        return new PadPlace(url, asked, served, serving);
+        return new PadPlace(url, served, serving);
       }
       const url = reachable(hostname, port);
       if (await answersAsPadServer(url)) {
-        const place = new PadPlace(url, asked, undefined, serving);
+        const place = new PadPlace(url, undefined, serving);
         place.#watch(hostname, port, onTakeover);
         return place;
       }

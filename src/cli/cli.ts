@@ -18,6 +18,8 @@ import { VERSION } from "../config/version.ts";
 
 /** Exit code for a bad flag or configuration value. */
 const USAGE_EXIT_CODE = 2;
+const PUBLIC_DEFAULT_NOTE =
+  "rustpad-mcp: RUSTPAD_URL is not set: using the public server https://rustpad.io/, where anyone who learns a pad's id reads it; set RUSTPAD_URL for your own server, or use --embedded for pads on this machine";
 
 /**
  * Run the CLI: `--help`, `--version`, `--http [HOST:]PORT` (serve MCP over
@@ -90,14 +92,18 @@ export async function main(args: string[]): Promise<number> {
       return USAGE_EXIT_CODE;
     }
   }
+  // Said once serving starts, after every refusal that could come first.
+  const notes = configured.publicDefault ? [PUBLIC_DEFAULT_NOTE] : [];
   if (listen !== undefined) {
     return await runHttp(
       config,
       listen,
       (backend) => embedded?.attach(backend),
+      notes,
     );
   }
   embedded?.exitOnSignal();
+  for (const note of notes) console.error(note);
   if (Deno.stdin.isTerminal()) {
     // Someone ran it by hand (deno task start): say what it waits for.
     console.error(

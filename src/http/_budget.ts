@@ -68,7 +68,7 @@ export class BodyRate {
   readonly #reader: ConnectionReader;
   readonly #bytesPerSecond: number;
   #timer: ReturnType<typeof setInterval> | undefined;
-  /** Bytes of the body arrived so far. */
+  /** Bytes of the body arrived so far, each chunk's overhead counted. */
   received = 0;
 
   constructor(reader: ConnectionReader, bytesPerSecond: number) {

@@ -13,13 +13,8 @@ import {
   DEFAULT_MIN_BODY_BYTES_PER_SECOND,
 } from "./_budget.ts";
 import { parseHead, type RequestHead } from "./_head.ts";
-import {
-  bodyStream,
-  ConnectionReader,
-  HttpBodyError,
-  latin1,
-  tooLarge,
-} from "./_reader.ts";
+import { bodyStream, tooLarge } from "./_body.ts";
+import { ConnectionReader, HttpBodyError, latin1 } from "./_reader.ts";
 import {
   CONTINUE,
   LAST_CHUNK,
@@ -59,6 +54,8 @@ export interface ConnectionOptions extends SendBounds {
   readonly handler: (request: Request) => Promise<Response>;
   /** The response for a request refused before the handler saw it. */
   readonly refuse: (status: number, message: string) => Response;
+  /** Told why a connection is closed for a bound its client passed. */
+  readonly onDrop?: (why: string) => void;
   /** Refusals already serialized, shared by the listener's connections. */
   readonly refusals: Map<string, Uint8Array>;
 }
@@ -83,11 +80,11 @@ export class Http1Connection {
   constructor(conn: Deno.Conn, options: ConnectionOptions) {
     this.#conn = conn;
     this.#reader = new ConnectionReader(conn);
-    this.#writer = new ConnectionWriter(
-      conn,
-      options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
-      () => this.close(),
-    );
+    const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
+    this.#writer = new ConnectionWriter(conn, writeTimeoutMs, () =>
+      this.#drop(
+        `its client did not take the next 64 KiB of the answer within ${writeTimeoutMs} ms`,
+      ));
     this.#options = options;
     this.done = this.#serve();
   }
@@ -96,6 +93,12 @@ export class Http1Connection {
   drain(): void {
     this.#draining = true;
     if (this.idle) this.close();
+  }
+
+  /** Close for a bound passed, saying which. */
+  #drop(why: string): void {
+    if (!this.#closed) this.#options.onDrop?.(why);
+    this.close();
   }
 
   /** Close the socket now; whatever is in flight fails. */
@@ -320,7 +323,12 @@ export class Http1Connection {
         maxQueuedBytes: this.#options.maxQueuedBytes ??
           DEFAULT_MAX_QUEUED_BYTES,
         maxBufferedBytes: this.#options.maxHeadBytes,
-        overflow: () => this.close(),
+        overflow: () =>
+          this.#drop(
+            `it held over ${
+              this.#options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES
+            } bytes of answer its client had not taken`,
+          ),
         onClose: (cancel) => {
           this.#onClose = () => {
             previous?.();

@@ -1,7 +1,7 @@
 // The read side of one HTTP/1.1 connection: bytes buffered from the socket
 // on demand (small reads while waiting for a head, so thousands of idle
-// connections cost little), the head found in them, and request bodies
-// (Content-Length or chunked) as streams that stop at a byte cap.
+// connections cost little), the head, lines and chunk sizes found in them
+// (the bodies they frame are in _body.ts).
 
 /** A body that could not be read whole: 408, 413 or 400 with a message. */
 export class HttpBodyError extends Error {
@@ -22,21 +22,22 @@ export class HttpBodyError extends Error {
 const FIRST_READ_BYTES = 1024;
 const HEAD_READ_BYTES = 4096;
 /** Read size inside a body, and the most one piece handed on joins. */
-const BODY_READ_BYTES = 65_536;
-/**
- * What each chunk of a chunked body counts against the byte cap besides
- * its data, about what a chunk costs to parse and hand on: a body in
- * one-byte chunks stops near an eighth of a million chunks, not at 8 MiB.
- */
-export const CHUNK_OVERHEAD_BYTES = 64;
-/** The longest chunk-size line or trailer block a chunked body may have. */
-const MAX_CHUNK_LINE = 4096;
-const MAX_TRAILERS = 16_384;
+export const BODY_READ_BYTES = 65_536;
 const CRLF = new Uint8Array([13, 10]);
 const HEAD_END = new Uint8Array([13, 10, 13, 10]);
 
-function indexOf(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
-  outer: for (let i = from; i <= haystack.length - needle.length; i++) {
+/**
+ * Where `needle` starts in `haystack`, from `from`, ending no further than
+ * `until`.
+ */
+function indexOf(
+  haystack: Uint8Array,
+  needle: Uint8Array,
+  from: number,
+  until = haystack.length,
+): number {
+  const last = Math.min(until, haystack.length) - needle.length;
+  outer: for (let i = from; i <= last; i++) {
     for (let j = 0; j < needle.length; j++) {
       if (haystack[i + j] !== needle[j]) continue outer;
     }
@@ -54,10 +55,16 @@ export function latin1(bytes: Uint8Array): string {
   return text;
 }
 
-/** Buffered bytes from a connection, read when a consumer needs more. */
+/**
+ * Buffered bytes from a connection, read when a consumer needs more. What
+ * is consumed moves an offset, never a new view, so a body of many small
+ * chunks costs no allocation per chunk beyond its data.
+ */
 export class ConnectionReader {
   readonly #conn: Deno.Conn;
   #buffer = new Uint8Array(0);
+  /** Where the bytes not yet consumed start in #buffer. */
+  #at = 0;
   #reading: Promise<boolean> | undefined;
   #interrupt = Promise.withResolvers<never>();
   #interrupted: unknown = undefined;
@@ -72,7 +79,7 @@ export class ConnectionReader {
 
   /** Bytes buffered and not yet consumed. */
   get buffered(): number {
-    return this.#buffer.length;
+    return this.#buffer.length - this.#at;
   }
 
   /**
@@ -81,7 +88,7 @@ export class ConnectionReader {
    * {@linkcode interrupt}, if any.
    */
   fill(
-    size = this.#buffer.length === 0 ? FIRST_READ_BYTES : HEAD_READ_BYTES,
+    size = this.buffered === 0 ? FIRST_READ_BYTES : HEAD_READ_BYTES,
   ): Promise<boolean> {
     if (this.#interrupted !== undefined) {
       return Promise.reject(this.#interrupted);
@@ -105,10 +112,16 @@ export class ConnectionReader {
       this.ended = true;
       return false;
     }
-    const joined = new Uint8Array(this.#buffer.length + count);
-    joined.set(this.#buffer);
-    joined.set(scratch.subarray(0, count), this.#buffer.length);
-    this.#buffer = joined;
+    const kept = this.buffered;
+    if (kept === 0) {
+      this.#buffer = scratch.subarray(0, count);
+    } else {
+      const joined = new Uint8Array(kept + count);
+      joined.set(this.#buffer.subarray(this.#at));
+      joined.set(scratch.subarray(0, count), kept);
+      this.#buffer = joined;
+    }
+    this.#at = 0;
     return true;
   }
 
@@ -125,15 +138,17 @@ export class ConnectionReader {
    * answer first.
    */
   async discard(maxBytes: number): Promise<void> {
-    let dropped = this.#buffer.length;
+    let dropped = this.buffered;
     this.#buffer = new Uint8Array(0);
+    this.#at = 0;
     while (!this.ended && dropped <= maxBytes) {
       this.#reading ??= this.#read(BODY_READ_BYTES).finally(() => {
         this.#reading = undefined;
       });
       if (!await this.#reading) return;
-      dropped += this.#buffer.length;
+      dropped += this.buffered;
       this.#buffer = new Uint8Array(0);
+      this.#at = 0;
     }
   }
 
@@ -149,212 +164,139 @@ export class ConnectionReader {
 
   /** Drop CRLFs before a request line, as RFC 9112 allows. */
   skipBlankLines(): void {
-    let start = 0;
     while (
-      this.#buffer[start] === 13 && this.#buffer[start + 1] === 10
-    ) start += 2;
-    if (start > 0) this.#buffer = this.#buffer.subarray(start);
+      this.#buffer[this.#at] === 13 && this.#buffer[this.#at + 1] === 10
+    ) this.#at += 2;
   }
 
   /** The head's bytes and the blank line after them, taken out; or undefined. */
   takeHead(): Uint8Array | undefined {
-    const end = indexOf(this.#buffer, HEAD_END);
+    const end = indexOf(this.#buffer, HEAD_END, this.#at);
     if (end === -1) return undefined;
-    const head = this.#buffer.slice(0, end);
-    this.#buffer = this.#buffer.subarray(end + HEAD_END.length);
+    const head = this.#buffer.slice(this.#at, end);
+    this.#at = end + HEAD_END.length;
     return head;
+  }
+
+  /** Up to `max` buffered bytes, taken out; undefined if none is buffered. */
+  takeNow(max: number): Uint8Array | undefined {
+    if (this.buffered === 0) return undefined;
+    const count = Math.min(max, this.buffered);
+    const bytes = this.#buffer.slice(this.#at, this.#at + count);
+    this.#at += count;
+    return bytes;
   }
 
   /** Up to `max` buffered bytes, taken out (reading first if none). */
   async take(max: number, what: () => HttpBodyError): Promise<Uint8Array> {
-    while (this.#buffer.length === 0) {
-      if (!await this.fill(BODY_READ_BYTES)) throw what();
-    }
-    const count = Math.min(max, this.#buffer.length);
-    const bytes = this.#buffer.slice(0, count);
-    this.#buffer = this.#buffer.subarray(count);
-    return bytes;
-  }
-
-  /** One CRLF-ended line of at most `max` bytes, taken out, as Latin-1. */
-  async line(max: number, what: () => HttpBodyError): Promise<string> {
     for (;;) {
-      const end = indexOf(this.#buffer, CRLF);
-      if (end !== -1 && end <= max) {
-        const text = latin1(this.#buffer.subarray(0, end));
-        this.#buffer = this.#buffer.subarray(end + 2);
-        return text;
-      }
-      // A line of `max` bytes may wait for the LF after its CR.
-      if (end !== -1 || this.#buffer.length > max + 1) {
-        throw new HttpBodyError(
-          400,
-          "Cannot read the request body as its chunked framing is malformed",
-        );
-      }
+      const bytes = this.takeNow(max);
+      if (bytes !== undefined) return bytes;
       if (!await this.fill(BODY_READ_BYTES)) throw what();
     }
   }
-}
 
-/** Limits and hooks of {@linkcode bodyStream}. */
-export interface BodyStreamOptions {
-  /** The most bytes the body may have, chunk overhead included. */
-  maxBytes: number;
-  /** Called before the first byte is read: wait for room, send 100 Continue. */
-  beforeFirstRead: (expectedBytes: number) => Promise<void>;
-  /** Called as the body's bytes arrive, with the count so far. */
-  onProgress: (bytes: number) => void;
-  /** Called once the whole body has been read. */
-  onEnd: () => void;
-}
+  /**
+   * One CRLF-ended line of at most `max` bytes, taken out, as Latin-1;
+   * undefined until it is buffered whole. Parsing what is buffered without
+   * awaiting keeps a body of many small chunks from costing a promise each.
+   *
+   * @throws {HttpBodyError} If the line is longer than `max`.
+   */
+  lineNow(max: number): string | undefined {
+    const start = this.#at;
+    const end = this.#lineEnd(max);
+    if (end === undefined) return undefined;
+    return end === start ? "" : latin1(this.#buffer.subarray(start, end));
+  }
 
-/** The error for a body over `maxBytes`. */
-export function tooLarge(maxBytes: number, size?: number): HttpBodyError {
-  return new HttpBodyError(
-    413,
-    `Cannot read the request as its body is ${
-      size === undefined ? "over" : `${size} bytes, over`
-    } the limit of ${maxBytes} bytes (RUSTPAD_MCP_MAX_MESSAGE_BYTES): send a smaller message; nothing was done`,
-  );
-}
-
-/** The error for a chunked body whose chunks, counted with their overhead, pass `maxBytes`. */
-function tooManyChunks(maxBytes: number, chunks: number): HttpBodyError {
-  return new HttpBodyError(
-    413,
-    `Cannot read the request as its body is over the limit of ${maxBytes} bytes (RUSTPAD_MCP_MAX_MESSAGE_BYTES) counting ${CHUNK_OVERHEAD_BYTES} bytes for each chunk: current count is ${chunks} chunks; send it in fewer, larger chunks or with Content-Length; nothing was done`,
-  );
-}
-
-/**
- * The body as a stream pulled from `reader`: exactly `length` bytes, or
- * chunked (extensions ignored, trailers read and dropped). Data already
- * buffered is handed on in pieces of up to 64 KiB, however small the
- * chunks it came in. It errors with an {@linkcode HttpBodyError} past
- * `maxBytes` (each chunk counting {@linkcode CHUNK_OVERHEAD_BYTES} more),
- * on bad framing, or if the peer closes first; with the reader's
- * interruption reason on a deadline.
- */
-export function bodyStream(
-  reader: ConnectionReader,
-  framing: { kind: "length"; length: number } | { kind: "chunked" },
-  options: BodyStreamOptions,
-): ReadableStream<Uint8Array> {
-  const { maxBytes } = options;
-  const cut = () =>
-    new HttpBodyError(
-      400,
-      "Cannot read the request body as the connection closed before it ended",
-    );
-  let started = false;
-  /** Bytes counted against the cap: data, and each chunk's overhead. */
-  let counted = 0;
-  let received = 0;
-  let chunks = 0;
-  let remaining = framing.kind === "length" ? framing.length : 0;
-  let finished = false;
-  /** Read the next chunk's size line; false once the last chunk is read. */
-  const nextChunk = async (): Promise<boolean> => {
-    if (chunks > 0) await expectCrlf(reader, cut);
-    const sizeLine = await reader.line(MAX_CHUNK_LINE, cut);
-    const size = /^([0-9A-Fa-f]{1,8})[ \t]*(?:;.*)?$/.exec(sizeLine);
-    if (size === null) {
+  /**
+   * A chunk-size line (hexadecimal digits, then extensions, which are
+   * ignored), taken out, as the size; undefined until it is buffered whole.
+   *
+   * @throws {HttpBodyError} If the line is malformed or over `max` bytes.
+   */
+  chunkSizeNow(max: number): number | undefined {
+    const start = this.#at;
+    const end = this.#lineEnd(max);
+    if (end === undefined) return undefined;
+    const size = parseChunkSize(this.#buffer, start, end);
+    if (size === undefined) {
       throw new HttpBodyError(
         400,
         "Cannot read the request body as a chunk size is malformed",
       );
     }
-    remaining = parseInt(size[1]!, 16);
-    chunks++;
-    if (remaining === 0) {
-      await dropTrailers(reader, cut);
-      return false;
-    }
-    counted += CHUNK_OVERHEAD_BYTES;
-    if (counted + remaining > maxBytes) {
-      throw received + remaining > maxBytes
-        ? tooLarge(maxBytes)
-        : tooManyChunks(maxBytes, chunks);
-    }
-    return true;
-  };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        await options.beforeFirstRead(
-          framing.kind === "length" ? framing.length : maxBytes,
-        );
-      }
-      const pieces: Uint8Array[] = [];
-      let size = 0;
-      // Take what is buffered, chunk after chunk, as one piece.
-      do {
-        if (framing.kind === "chunked" && remaining === 0 && !finished) {
-          finished = !await nextChunk();
-        }
-        if (remaining === 0) break;
-        const bytes = await reader.take(
-          Math.min(remaining, BODY_READ_BYTES - size),
-          cut,
-        );
-        remaining -= bytes.length;
-        received += bytes.length;
-        counted += bytes.length;
-        size += bytes.length;
-        pieces.push(bytes);
-      } while (size < BODY_READ_BYTES && reader.buffered > 0);
-      if (size > 0) {
-        options.onProgress(received);
-        controller.enqueue(pieces.length === 1 ? pieces[0]! : join(pieces));
-      }
-      if (remaining === 0 && (framing.kind === "length" || finished)) {
-        options.onEnd();
-        controller.close();
-      }
-    },
-  }, { highWaterMark: 0 });
-}
-
-function join(pieces: readonly Uint8Array[]): Uint8Array {
-  const joined = new Uint8Array(
-    pieces.reduce((sum, piece) => sum + piece.length, 0),
-  );
-  let at = 0;
-  for (const piece of pieces) {
-    joined.set(piece, at);
-    at += piece.length;
+    return size;
   }
-  return joined;
-}
 
-async function expectCrlf(
-  reader: ConnectionReader,
-  cut: () => HttpBodyError,
-): Promise<void> {
-  if (await reader.line(0, cut) !== "") {
-    throw new HttpBodyError(
-      400,
-      "Cannot read the request body as a chunk does not end with CRLF",
-    );
-  }
-}
-
-async function dropTrailers(
-  reader: ConnectionReader,
-  cut: () => HttpBodyError,
-): Promise<void> {
-  let size = 0;
-  for (;;) {
-    const line = await reader.line(MAX_CHUNK_LINE, cut);
-    if (line === "") return;
-    size += line.length + 2;
-    if (size > MAX_TRAILERS) {
+  /** Where the buffered line ends, once taken out; undefined if not whole. */
+  #lineEnd(max: number): number | undefined {
+    const end = indexOf(this.#buffer, CRLF, this.#at, this.#at + max + 2);
+    if (end !== -1) {
+      this.#at = end + 2;
+      return end;
+    }
+    // A line of `max` bytes may wait for the LF after its CR.
+    if (this.buffered > max + 1) {
       throw new HttpBodyError(
         400,
-        `Cannot read the request body as its trailers are over ${MAX_TRAILERS} bytes`,
+        "Cannot read the request body as its chunked framing is malformed",
       );
     }
+    return undefined;
   }
+
+  /** One CRLF-ended line of at most `max` bytes, taken out, as Latin-1. */
+  async line(max: number, what: () => HttpBodyError): Promise<string> {
+    for (;;) {
+      const line = this.lineNow(max);
+      if (line !== undefined) return line;
+      if (!await this.fill(BODY_READ_BYTES)) throw what();
+    }
+  }
+
+  /** A chunk-size line, taken out, as the size (reading first if needed). */
+  async chunkSize(max: number, what: () => HttpBodyError): Promise<number> {
+    for (;;) {
+      const size = this.chunkSizeNow(max);
+      if (size !== undefined) return size;
+      if (!await this.fill(BODY_READ_BYTES)) throw what();
+    }
+  }
+}
+
+/**
+ * The size in a chunk-size line `bytes[start..end)`: one to eight
+ * hexadecimal digits, spaces or tabs, then nothing or `;` and extensions
+ * without CR or LF; undefined if it is not so.
+ */
+function parseChunkSize(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+): number | undefined {
+  let size = 0;
+  let at = start;
+  for (; at < end && at - start <= 8; at++) {
+    const byte = bytes[at]!;
+    const digit = byte >= 48 && byte <= 57
+      ? byte - 48
+      : byte >= 65 && byte <= 70
+      ? byte - 55
+      : byte >= 97 && byte <= 102
+      ? byte - 87
+      : -1;
+    if (digit === -1) break;
+    size = size * 16 + digit;
+  }
+  const digits = at - start;
+  if (digits === 0 || digits > 8) return undefined;
+  while (at < end && (bytes[at] === 32 || bytes[at] === 9)) at++;
+  if (at === end) return size;
+  if (bytes[at] !== 59) return undefined;
+  for (; at < end; at++) {
+    if (bytes[at] === 10 || bytes[at] === 13) return undefined;
+  }
+  return size;
 }

@@ -11,8 +11,11 @@ import { ByteBudget } from "./_budget.ts";
 import { type ConnectionOptions, Http1Connection } from "./_connection.ts";
 
 /** Bounds and hooks of {@linkcode HttpListener}. */
-export interface HttpListenerOptions
-  extends Omit<ConnectionOptions, "budget" | "fallbackHost" | "refusals"> {
+export interface HttpListenerOptions extends
+  Omit<
+    ConnectionOptions,
+    "budget" | "fallbackHost" | "refusals" | "onDrop"
+  > {
   readonly hostname: string;
   readonly port: number;
   /** The most open connections; more are closed as soon as accepted. */
@@ -82,6 +85,7 @@ export class HttpListener {
   readonly #connections = new Set<Http1Connection>();
   readonly #acceptErrors: QuietLog;
   readonly #refusals: QuietLog;
+  readonly #drops: QuietLog;
   #accepting: Promise<void> | undefined;
   #stopped = false;
   #wake: (() => void) | undefined;
@@ -118,10 +122,13 @@ export class HttpListener {
       ...options,
       budget: new ByteBudget(options.maxBodyBytesInFlight),
       refusals: new Map(),
+      onDrop: (why) =>
+        this.#drops.note(() => `rustpad-mcp: Closed a connection as ${why}`),
       fallbackHost: `${host}:${this.addr.port}`,
     };
     this.#acceptErrors = new QuietLog(options.log);
     this.#refusals = new QuietLog(options.log);
+    this.#drops = new QuietLog(options.log);
   }
 
   /** Begin accepting connections. */

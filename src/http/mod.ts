@@ -17,4 +17,5 @@ export {
   listenError,
   openFileLimit,
 } from "./listener.ts";
-export { HttpBodyError, tooLarge } from "./_reader.ts";
+export { tooLarge } from "./_body.ts";
+export { HttpBodyError } from "./_reader.ts";

@@ -52,6 +52,23 @@ export const CACHE_HINTS = {
   "server/discover": SHARED,
 } as const;
 
+/** What one era's server does its own way. */
+export interface EraTraits {
+  /** Whether the operator log reaches the client (`notifications/message`). */
+  readonly logs: boolean;
+  /** How a write asks a person. */
+  confirmRoute(server: McpServer, config: Config): ConfirmRoute;
+}
+
+/**
+ * The two eras. The 2026 era drops the log to the client (deprecated there,
+ * and with no session there is no one to send it to between requests).
+ */
+export const ERAS: Readonly<Record<Era, EraTraits>> = {
+  legacy: { logs: true, confirmRoute: (server) => dialogRoute(server) },
+  modern: { logs: false, confirmRoute: (_, config) => resultRoute(config) },
+};
+
 /**
  * How one era asks a person to confirm a write: what a call gets to ask
  * with, and what goes back to the client instead of the tool's answer.

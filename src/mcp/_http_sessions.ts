@@ -180,7 +180,7 @@ export class SessionTable {
         this.#count(identity, -1);
       }
     });
-    await server.connect(transport);
+    await server.connectSession(transport);
     return { session, settle };
   }
 

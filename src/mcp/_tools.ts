@@ -18,6 +18,7 @@ import type {
 } from "@modelcontextprotocol/server";
 import { type ConfirmRoute, dialogRoute } from "./_eras.ts";
 import { hostSays, viewRefusal } from "./_app_view.ts";
+import { AnswerBudget } from "./_answer_budget.ts";
 import { padIdProblem } from "../rustpad/pad_id.ts";
 import { fenceUntrusted } from "../safety/untrusted.ts";
 import {
@@ -120,7 +121,12 @@ export function registerTools(
         ) {
           context.openedPads.add(written);
         }
-        return confirm.finish(answer, ctx) ?? toCallToolResult(answer);
+        const result = confirm.finish(answer, ctx) ?? toCallToolResult(answer);
+        const refused = AnswerBudget.of(ctx.http?.req)?.take(
+          result,
+          `${name}`,
+        );
+        return refused === undefined ? result : errorResult(refused);
       } catch (error) {
         return errorResult(describeFailure(error, context.config));
       } finally {

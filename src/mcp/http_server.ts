@@ -23,6 +23,7 @@ import {
 import { HttpListener, listenError } from "../http/mod.ts";
 import { type HttpSession, SessionTable } from "./_http_sessions.ts";
 import { ModernEndpoint } from "./_http_modern.ts";
+import { AnswerBudget } from "./_answer_budget.ts";
 import {
   accessLine,
   CallsInFlight,
@@ -41,6 +42,8 @@ import { isLoopback, MIN_TOKEN_LENGTH } from "../config/listen.ts";
 const MAX_HEAD_BYTES = 32_768;
 /** The default of {@linkcode HttpServerOptions.maxMessageBytes}: 8 MiB. */
 const DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+/** How many largest bodies one request may answer, a batch included. */
+const ANSWERS_PER_BODY = 4;
 /** How many largest bodies may be read at once. */
 const BODIES_IN_FLIGHT = 4;
 /** How long responses still streaming at shutdown get to end. */
@@ -199,6 +202,7 @@ export function serveHttp(
     // no session slot waits on a client that trickles its initialize.
     const whole = await readWhole(request, maxMessageBytes);
     if (whole instanceof Response) return whole;
+    new AnswerBudget(ANSWERS_PER_BODY * maxMessageBytes).attach(whole.request);
     // Parsed once here, for the era, the ids and the SDK alike.
     const parsed = whole.body.length > 0 ? parseJson(whole.body) : undefined;
     if (await modern.claims(whole.request, parsed)) {

@@ -14,7 +14,7 @@ import {
 } from "@modelcontextprotocol/server/stdio";
 import { type Backend, createBackend } from "../backend/backend.ts";
 import type { Config } from "../config/config.ts";
-import { CACHE_HINTS, dialogRoute, type Era, resultRoute } from "./_eras.ts";
+import { CACHE_HINTS, type Era, ERAS } from "./_eras.ts";
 import { LivePads } from "../backend/live_pads.ts";
 import { VERSION } from "../config/version.ts";
 import {
@@ -60,6 +60,7 @@ export class RustpadMcpServer {
   readonly #caller: ToolContext;
   readonly #closed = Promise.withResolvers<void>();
   #handle: StdioServerHandle | undefined;
+  #session: McpServer | undefined;
 
   /**
    * Wrap a factory of per-era servers; {@linkcode createServer} calls this.
@@ -133,6 +134,25 @@ export class RustpadMcpServer {
   }
 
   /**
+   * Serve one 2025-era session over `transport`, a transport that already
+   * knows its era (a Streamable HTTP session): the server connects to it
+   * directly, so its handlers see the HTTP request.
+   *
+   * @param transport An SDK server transport of one session.
+   * @returns When the transport has started.
+   */
+  async connectSession(transport: McpTransport): Promise<void> {
+    const server = this.#build("legacy");
+    const previous = server.server.onclose;
+    server.server.onclose = () => {
+      previous?.();
+      this.#closed.resolve();
+    };
+    this.#session = server;
+    await server.connect(transport as Transport);
+  }
+
+  /**
    * Close the connection to the client, then the backend if this server
    * owns it.
    *
@@ -141,6 +161,7 @@ export class RustpadMcpServer {
   async close(): Promise<void> {
     try {
       await this.#handle?.close();
+      await this.#session?.close();
     } finally {
       this.#closed.resolve();
       if (this.#ownsBackend) await this.#backend.close();
@@ -247,7 +268,7 @@ export function buildServer(era: Era, context: ToolContext): McpServer {
     { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS },
   );
   const live = LivePads.of(context.sessions);
-  if (era === "legacy") {
+  if (ERAS[era].logs) {
     // A session hears only of the pads it opened itself.
     attachLogging(mcp, live.log, (pad) => context.openedPads.has(pad));
   }
@@ -256,7 +277,7 @@ export function buildServer(era: Era, context: ToolContext): McpServer {
     mcp,
     [...toolsFor(context.config), ...VIEW_TOOLS],
     context,
-    era === "legacy" ? dialogRoute(mcp) : resultRoute(context.config),
+    ERAS[era].confirmRoute(mcp, context.config),
   );
   registerPadView(mcp, registered);
   return mcp;

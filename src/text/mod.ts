@@ -14,13 +14,6 @@ export {
 } from "./edits.ts";
 export { pageText, type TextPage } from "./paging.ts";
 export {
-  findReplacements,
-  replacedRanges,
-  type Replacement,
-  replacementsOperation,
-  type ReplaceOptions,
-} from "./replacements.ts";
-export {
   countLines,
   LineIndex,
   type LineWindow,

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { RE2JS } from "re2js";
+import type { Matcher, RE2JS } from "re2js";
 import { codePointLength } from "../ot/code_points.ts";
 import { TextOperation } from "../ot/operation.ts";
 import { commonEnds } from "./common_ends.ts";
@@ -124,27 +124,34 @@ function regexReplacements(
   const matcher = expression.matcher(text);
   const groups = matcher.groupCount();
   const named = Object.entries(matcher.namedGroups);
+  const plain = !replace.includes("$");
   const found: Replacement[] = [];
-  let from = 0;
-  while (from <= text.length && matcher.find(from)) {
+  // find() goes on after the last match (one unit on after an empty one,
+  // as String.replace does); find(from) starts again after a rejected one.
+  let more = matcher.find();
+  while (more) {
     const start = matcher.start();
     const end = matcher.end();
     if (options.wholeWord && !isWholeWord(text, start, end)) {
-      from = start + 1;
+      more = start < text.length && matcher.find(start + 1);
       continue;
     }
-    const values = Array.from(
-      { length: groups + 1 },
-      (_, group) => matcher.group(group) ?? "",
-    );
-    const names = new Map(
-      named.map(([name, group]) => [name, values[group] ?? ""]),
-    );
-    found.push({ start, end, text: expand(replace, values, names) });
-    // An empty match moves on one unit, as String.replace does.
-    from = end > start ? end : end + 1;
+    found.push({
+      start,
+      end,
+      text: plain ? replace : expand(replace, valuesOf(matcher, groups), named),
+    });
+    more = matcher.find();
   }
   return found;
+}
+
+/** The match and each group's text (empty when it took no part). */
+function valuesOf(matcher: Matcher, groups: number): string[] {
+  return Array.from(
+    { length: groups + 1 },
+    (_, group) => matcher.group(group) ?? "",
+  );
 }
 
 /**
@@ -154,15 +161,17 @@ function regexReplacements(
 function expand(
   replacement: string,
   values: readonly string[],
-  names: ReadonlyMap<string, string>,
+  named: readonly [string, number][],
 ): string {
-  if (!replacement.includes("$")) return replacement;
   return replacement.replace(
     /\$(\$|&|<([^>]*)>|(\d)(\d)?)/g,
     (whole, token: string, name?: string, first?: string, second?: string) => {
       if (token === "$") return "$";
       if (token === "&") return values[0] ?? "";
-      if (name !== undefined) return names.get(name) ?? whole;
+      if (name !== undefined) {
+        const group = named.find(([known]) => known === name)?.[1];
+        return group === undefined ? whole : values[group] ?? "";
+      }
       const two = Number(`${first}${second ?? ""}`);
       if (second !== undefined && two >= 1 && two < values.length) {
         return values[two]!;

@@ -192,7 +192,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace text in a pad, changing only what matched: an exact string (case and whitespace count; inside longer words too, unless whole_word) or an RE2 regex. For several edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks a person first when replace_all hits more than one place.",
+    "Replace text in a pad, changing only what matched: an exact string (case and whitespace count; inside longer words too, unless whole_word) or an RE2 regex. Several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks a person first when replace_all hits several places.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {

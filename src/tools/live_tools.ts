@@ -45,7 +45,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for people to change a pad",
   description:
-    "Wait until a pad changes after since_revision; return the diff, its authors (authors[].self marks your own edits, which count too) and decisions on your suggestions. until 'change' returns at the next revision, at once if already past it; 'quiet' once changes pause for quiet_ms, so never sooner. If nobody types: at timeout_seconds (default 50, under most clients' 60 s request timeout). With a progressToken, progress comes every 5 s at most: a client resetting its timeout on it may wait up to 600. Use it instead of polling.",
+    "Wait until a pad changes after since_revision; return the diff and its authors (authors[].self marks your own edits, which count too) and decisions on your suggestions. until 'change' returns at the next revision, at once if already past it; 'quiet' once changes pause for quiet_ms, so never sooner. If nobody types: at timeout_seconds (default 50, under most clients' 60 s request timeout). With a progressToken, progress every 5 s or less lets a client that resets its timeout on it wait up to 600. Use it instead of polling.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
@@ -56,7 +56,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       .default(1500),
     timeout_seconds: z.number().min(0).max(600).default(
       DEFAULT_WAIT_SECONDS,
-    ).describe("Give up after this long."),
+    ).describe("Seconds before giving up."),
   }),
   outputSchema: objectSchema({
     id: z.string(),

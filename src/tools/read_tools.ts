@@ -34,7 +34,7 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    `Read a pad's text and revision, whole or paged by offset and limit (UTF-16 units, as are next_offset and total_length). For pads under about 20,000 characters and exact text to edit; on longer ones use read_lines or search_document. A whole read stops at ${MAX_TEXT_LENGTH} code points (truncated: true).`,
+    `Read a pad's text and revision, whole or paged by offset and limit (UTF-16 units, as are next_offset and total_length). For pads under 20,000 characters and exact text to edit; on longer ones read_lines (negative start_line: from the end) or search_document. A whole read stops at ${MAX_TEXT_LENGTH} code points (truncated: true).`,
   inputSchema: objectSchema({
     id: padIdSchema,
     offset: countSchema("Where to start (default 0); pass next_offset.")

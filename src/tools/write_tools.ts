@@ -235,7 +235,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   name: "set_language",
   title: "Set a pad's language",
   description:
-    "Set a pad's editor language (highlighting) for everyone; the text stays, the last writer wins. Names map onto Rustpad's menu ('Python' → 'python'), others are refused with the list. For a new pad pass language to create_document. An unknown id becomes an empty pad.",
+    "Set a pad's editor language (highlighting) for everyone; the text stays, the last writer wins. Names map onto Rustpad's menu ('Python' → 'python'), others are refused with the list. New pads: pass language to create_document. An unknown id becomes an empty pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     language: languageSchema,

@@ -142,3 +142,18 @@ Deno.test("A replica with another secret refuses the token as not issued by it",
   );
   assert.equal(pads.text("s"), "x");
 });
+
+Deno.test("--http without RUSTPAD_URL says, once it serves, that it uses the public rustpad.io", async () => {
+  await using cli = await spawnCli(
+    { RUSTPAD_MCP_LISTEN: "127.0.0.1:0", RUSTPAD_URL: "" },
+    [],
+  );
+  await waitFor(
+    () => /RUSTPAD_URL is not set/.test(cli.stderr()),
+    "the line about rustpad.io",
+  );
+  assert.match(
+    cli.stderr(),
+    /serving MCP over HTTP at \S+ for https:\/\/rustpad\.io\/ .*\nrustpad-mcp: RUSTPAD_URL is not set: using the public server https:\/\/rustpad\.io\//,
+  );
+});

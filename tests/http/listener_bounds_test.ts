@@ -52,12 +52,13 @@ async function until(
 
 Deno.test("A client that never reads a large answer is dropped at the write deadline, and others are served meanwhile", async () => {
   const answer = new Uint8Array(16 * MIB);
+  const log: string[] = [];
   await using server = listen(
     (request) =>
       new URL(request.url).pathname === "/big"
         ? new Response(answer)
         : new Response("ok"),
-    { writeTimeoutMs: 300 },
+    { writeTimeoutMs: 300, log: (line) => log.push(line) },
   );
   using stuck = await RawConnection.open(
     server.url,
@@ -75,6 +76,9 @@ Deno.test("A client that never reads a large answer is dropped at the write dead
   // What the kernel had buffered arrives, then the cut.
   const text = await stuck.untilClosed();
   assert.ok(text.length < answer.length, `${text.length} bytes arrived`);
+  assert.deepEqual(log, [
+    "rustpad-mcp: Closed a connection as its client did not take the next 64 KiB of the answer within 300 ms",
+  ]);
 });
 
 Deno.test("A client that reads a little at a time is dropped at the write deadline, whatever it read before", async () => {
@@ -108,6 +112,7 @@ Deno.test("A client that reads a little at a time is dropped at the write deadli
 Deno.test("A stream that outgrows what a connection may queue is cancelled and the connection closed, long before the write deadline", async () => {
   let cancelled = false;
   let produced = 0;
+  const log: string[] = [];
   const piece = new Uint8Array(MIB).fill(0x61);
   await using server = listen(() =>
     new Response(
@@ -123,11 +128,18 @@ Deno.test("A stream that outgrows what a connection may queue is cancelled and t
         },
       }, { highWaterMark: 64 }),
       { headers: { "content-type": "text/event-stream" } },
-    ), { maxQueuedBytes: 8 * MIB, writeTimeoutMs: 60_000 });
+    ), {
+    maxQueuedBytes: 8 * MIB,
+    writeTimeoutMs: 60_000,
+    log: (line) => log.push(line),
+  });
   using client = await RawConnection.open(server.url, head("GET", server.url));
   await until(() => cancelled, "the stream cancelled");
   await until(() => server.connectionCount === 0, "the connection closed");
   assert.ok(produced < 64 * MIB, `${produced} bytes produced`);
+  assert.deepEqual(log, [
+    "rustpad-mcp: Closed a connection as it held over 8388608 bytes of answer its client had not taken",
+  ]);
   client[Symbol.dispose]();
 });
 
@@ -251,5 +263,29 @@ Deno.test("Uploads slower than the minimum rate get 408 and give their budget sh
     }
   } finally {
     for (const connection of slow) connection[Symbol.dispose]();
+  }
+});
+
+Deno.test("Chunk-size lines are read as RFC 9112 frames them: hex digits, blanks and extensions pass, anything else is a 400", async () => {
+  await using server = listen(countBody);
+  const send = async (sizeLine: string) => {
+    using client = await RawConnection.open(
+      server.url,
+      head("POST", server.url, {
+        "transfer-encoding": "chunked",
+        connection: "close",
+      }) + `${sizeLine}\r\nabc\r\n0\r\n\r\n`,
+    );
+    return await client.untilClosed();
+  };
+  for (const good of ["3", "03", "3 \t", "3;name=value", "3 ; x"]) {
+    const text = await send(good);
+    assert.deepEqual(statuses(text), [200], good);
+    assert.match(text, /"bytes":3/, good);
+  }
+  for (const bad of ["", "x3", "+3", "3x", "000000003", "3;a\rb", "0x3"]) {
+    const text = await send(bad);
+    assert.deepEqual(statuses(text), [400], bad);
+    assert.match(text, /chunk size is malformed|chunked framing/, bad);
   }
 });

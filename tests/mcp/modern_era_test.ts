@@ -195,3 +195,126 @@ Deno.test("2026 era over stdio: the process is the caller, so undo_last_edit wit
   assert.equal(undone.isError, undefined, JSON.stringify(undone));
   assert.equal(await pads.text("mine"), "keep this");
 });
+
+Deno.test("2026 era over HTTP: a long wait_for_change sends progress notifications on the request's stream", async () => {
+  await using http = await startHttp();
+  await using agent = await modernHttp(http.server.url);
+  const progress: number[] = [];
+  const result = await agent.client.callTool(
+    {
+      name: "wait_for_change",
+      arguments: { id: "slow", since_revision: 0, timeout_seconds: 1.5 },
+    },
+    { onprogress: (update) => progress.push(update.progress) },
+  );
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.ok(progress.length >= 2, `progress: ${progress}`);
+  assert.ok(progress.every((value, i) => i === 0 || value > progress[i - 1]!));
+});
+
+/** A raw 2026-era POST: the envelope in `_meta`, the routing headers. */
+async function rawModern(
+  url: URL,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": method,
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const data = text.startsWith("{")
+    ? text
+    : text.split("\n").find((line) => line.startsWith("data: "))!.slice(6);
+  return { status: response.status, body: JSON.parse(data) };
+}
+
+Deno.test("2026 era over HTTP: caching hints on the tool list and the template, none on pad text; an unknown resource is -32602; a wrong Mcp-Name is refused", async () => {
+  await using http = await startHttp();
+  const listed = await rawModern(http.server.url, "tools/list", {});
+  const tools = listed.body.result as { ttlMs: number; cacheScope: string };
+  assert.equal(tools.ttlMs, 3_600_000);
+  assert.equal(tools.cacheScope, "public");
+  const templates = await rawModern(
+    http.server.url,
+    "resources/templates/list",
+    {},
+  );
+  assert.equal((templates.body.result as { ttlMs: number }).ttlMs, 3_600_000);
+  const read = await rawModern(
+    http.server.url,
+    "resources/read",
+    { uri: "rustpad://pad/cached" },
+    { "mcp-name": "rustpad://pad/cached" },
+  );
+  assert.equal((read.body.result as { ttlMs: number }).ttlMs, 0);
+  const unknown = await rawModern(
+    http.server.url,
+    "resources/read",
+    { uri: "file:///etc/passwd" },
+    { "mcp-name": "file:///etc/passwd" },
+  );
+  assert.equal((unknown.body.error as { code: number }).code, -32602);
+  const mismatched = await rawModern(
+    http.server.url,
+    "tools/call",
+    { name: "get_document", arguments: { id: "x" } },
+    { "mcp-name": "set_document" },
+  );
+  assert.ok(
+    mismatched.body.error !== undefined,
+    JSON.stringify(mismatched.body),
+  );
+});
+
+Deno.test("2026 era over stdio: a person asked through input_required declines, then accepts", async () => {
+  await using pads = await startPadServer();
+  let answer: "accept" | "decline" = "decline";
+  await using agent = await modernStdio({ RUSTPAD_URL: pads.url }, {
+    elicit: () =>
+      answer === "accept"
+        ? { action: "accept", content: { confirm: true } }
+        : { action: "decline" },
+  });
+  await agent.call("append_to_document", { id: "ask-stdio", text: "theirs" });
+  const declined = await agent.call("set_document", {
+    id: "ask-stdio",
+    text: "mine",
+  });
+  assert.equal(
+    (declined.structuredContent as { status: string }).status,
+    "declined",
+    JSON.stringify(declined),
+  );
+  assert.equal(await pads.text("ask-stdio"), "theirs");
+  answer = "accept";
+  const accepted = await agent.call("set_document", {
+    id: "ask-stdio",
+    text: "mine",
+  });
+  assert.equal(
+    (accepted.structuredContent as { status: string }).status,
+    "applied",
+  );
+  assert.equal(await pads.text("ask-stdio"), "mine");
+});
