@@ -231,7 +231,9 @@ Deno.test("--embedded without a HOME to find the data directory in keeps pads in
 });
 
 Deno.test("--embedded serves the agent's suggestions to the page's API: a person accepts one over HTTP and it lands", async () => {
-  await using mcp = await embedded(["--embedded"]);
+  // A port and data directory of its own: 3030 may be another's pad server.
+  await using home = await scratchHome();
+  await using mcp = await embedded(["--embedded"], home.env);
   const held = await mcp.call("append_to_document", {
     id: "review",
     text: "proposed line\n",
