@@ -245,6 +245,12 @@ Deno.test("the view in a chat host shows the pad's text and the agent's suggesti
       } && !document.querySelector(".suggestion-deleted")`,
       "the accepted text without marks",
     );
+    // What changed since the view opened, and who: the agent is another
+    // MCP session than the host's, so get_changes names it as such.
+    await view.waitFor(
+      `document.querySelector("#change-list li")?.textContent === "line 3: another agent on this server"`,
+      "the accepted line listed with its author",
+    );
     const overHttp = await (await fetch(`${host.padsUrl}/api/text/plan`))
       .text();
     assert.equal(overHttp, expected);

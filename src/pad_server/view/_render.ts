@@ -128,6 +128,38 @@ function renderPeople(pad: ViewPad): void {
   byId("count").textContent = String(others.length + 1);
 }
 
+/** A hunk of `get_changes`: lines and who wrote them. */
+export interface ChangedLines {
+  readonly start_line: number;
+  readonly end_line: number;
+  readonly authors: readonly {
+    readonly name: string;
+    readonly self: boolean;
+  }[];
+}
+
+/**
+ * List what changed since the view opened, and who changed it; `agent` is
+ * the name of this server's agent, whom get_changes calls "you".
+ */
+export function renderChanges(
+  hunks: readonly ChangedLines[],
+  agent: string,
+): void {
+  byId("changes").hidden = hunks.length === 0;
+  byId("change-list").replaceChildren(...hunks.map((hunk) => {
+    const item = document.createElement("li");
+    const lines = hunk.start_line === hunk.end_line
+      ? `line ${hunk.start_line}`
+      : `lines ${hunk.start_line}-${hunk.end_line}`;
+    const names = hunk.authors.map((author) =>
+      author.self ? `${agent} (agent)` : author.name
+    );
+    item.textContent = `${lines}: ${names.join(", ") || "removed"}`;
+    return item;
+  }));
+}
+
 /** Say why a decision did not land, or clear it. */
 export function showError(message: string | undefined): void {
   const error = byId("suggestion-error");

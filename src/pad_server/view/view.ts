@@ -4,12 +4,20 @@
 // comes through the host, by calling this server's app-only tools: the pad
 // and its suggestions (`view_read_pad`, then `view_wait_pad` for each next
 // revision or suggestion), and the person's Accept or Reject
-// (`view_decide_suggestion`). The person's selection goes to the model's
-// context; the host's theme and height are followed.
+// (`view_decide_suggestion`); what changed since the view opened, with its
+// authors, comes from `get_changes`. The person's selection goes to the
+// model's context; the host's theme and height are followed.
 
 import type { EditorState } from "@codemirror/state";
 import { HostLink } from "./_host_link.ts";
-import { createEditor, renderPad, showError, type ViewPad } from "./_render.ts";
+import {
+  type ChangedLines,
+  createEditor,
+  renderChanges,
+  renderPad,
+  showError,
+  type ViewPad,
+} from "./_render.ts";
 
 /** How long a wait for the next revision runs before it asks again. */
 const WAIT_SECONDS = 25;
@@ -27,6 +35,8 @@ interface Content {
 const host = new HostLink();
 let pad: ViewPad | undefined;
 let padId: string | undefined;
+/** The revision the view opened at: changes are listed since. */
+let opened: number | undefined;
 let selectionTimer: ReturnType<typeof setTimeout> | undefined;
 const editor = createEditor((state) => {
   clearTimeout(selectionTimer);
@@ -53,11 +63,23 @@ async function call(
 function show(next: ViewPad): void {
   pad = next;
   renderPad(editor, next, decide);
+  opened ??= next.revision;
+  if (next.revision > opened) void listChanges(next.id, opened);
   if (document.documentElement.dataset.firstTextMs === undefined) {
     // From the view's load (the document's time origin) to its first text.
     document.documentElement.dataset.firstTextMs = String(
       Math.round(performance.now()),
     );
+  }
+}
+
+/** What changed since the view opened, with its authors (get_changes). */
+async function listChanges(id: string, since: number): Promise<void> {
+  try {
+    const answer = await call("get_changes", { id, since_revision: since });
+    renderChanges(answer.hunks as ChangedLines[], pad?.agent.name ?? "");
+  } catch {
+    // The next revision lists them again.
   }
 }
 
