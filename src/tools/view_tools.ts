@@ -191,7 +191,21 @@ function refuseModel(call: ToolCall, suggestionId: string): void {
   }
 }
 
-/** The view's tools, in the order they are listed. */
+/**
+ * The view's tools, in the order they are listed.
+ *
+ * @example The view's tools by name
+ * ```ts
+ * import { VIEW_TOOLS } from "./view_tools.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(VIEW_TOOLS.map((tool) => tool.name), [
+ *   "view_read_pad",
+ *   "view_wait_pad",
+ *   "view_decide_suggestion",
+ * ]);
+ * ```
+ */
 export const VIEW_TOOLS: readonly ToolDefinition[] = [
   viewReadPadTool,
   viewWaitPadTool,

@@ -26,21 +26,24 @@ const VIEW_TEXT =
   return copy.textContent;
 }).join("\\n")`;
 
+/** A page's JavaScript context, as Chromium announced it. */
+interface FrameContext {
+  id: number;
+  origin: string;
+}
+
 /**
  * Evaluate in the view's frame (sandboxed, so the host page cannot reach
- * into it): in the frame's own execution context.
+ * into it): in the frame's own execution context, the latest one with an
+ * opaque origin.
  */
 class ViewFrame {
   readonly #page: Page;
-  readonly #contexts: { id: number; frameId: string; origin: string }[];
+  readonly #contexts: FrameContext[];
 
-  constructor(page: Page, contexts: typeof ViewFrame.prototype.contexts) {
+  constructor(page: Page, contexts: FrameContext[]) {
     this.#page = page;
     this.#contexts = contexts;
-  }
-
-  get contexts(): { id: number; frameId: string; origin: string }[] {
-    return this.#contexts;
   }
 
   async evaluate<T>(expression: string): Promise<T> {
@@ -92,7 +95,7 @@ class ViewFrame {
     const inner = await this.evaluate<{ x: number; y: number } | null>(
       `(() => { const box = document.querySelector(${
         JSON.stringify(selector)
-      })?.getBoundingClientRect(); return box ? { x: box.x + box.width / 2, y: box.y + box.height / 2, left: box.x } : null; })()`,
+      })?.getBoundingClientRect(); return box ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : null; })()`,
     );
     if (inner === null) {
       throw new Error(`Nothing in the view matches ${selector}`);
@@ -117,19 +120,13 @@ class ViewFrame {
 async function viewPage(
   browser: Browser,
 ): Promise<{ page: Page; view: ViewFrame }> {
-  const contexts: { id: number; frameId: string; origin: string }[] = [];
+  const contexts: FrameContext[] = [];
   browser.on("Runtime.executionContextCreated", (params) => {
-    const context = params.context as {
-      id: number;
-      origin: string;
-      auxData?: { frameId?: string; isDefault?: boolean };
+    const context = params.context as FrameContext & {
+      auxData?: { isDefault?: boolean };
     };
     if (context.auxData?.isDefault === false) return;
-    contexts.push({
-      id: context.id,
-      frameId: context.auxData?.frameId ?? "",
-      origin: context.origin,
-    });
+    contexts.push({ id: context.id, origin: context.origin });
   });
   const page = await browser.newPage();
   await page.send("Emulation.setDeviceMetricsOverride", {

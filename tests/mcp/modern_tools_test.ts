@@ -9,6 +9,8 @@ import { type ModernClient, modernHttp, modernStdio } from "../_modern.ts";
 
 /** Stands for the edit_id of the last write. */
 const LAST_EDIT = Symbol("the last edit_id");
+/** Stands for the suggestion_id of the last write held as a suggestion. */
+const LAST_SUGGESTION = Symbol("the last suggestion_id");
 
 /** Each tool with arguments that succeed on pad `id`, in an order that works. */
 function calls(id: string): [string, Record<string, unknown>][] {
@@ -24,7 +26,11 @@ function calls(id: string): [string, Record<string, unknown>][] {
     ["edit_document", {
       id,
       edits: [{ old_string: "beta", new_string: "BETA" }],
+      suggest: true,
     }],
+    ["list_suggestions", { id }],
+    ["withdraw_suggestion", { id, suggestion_id: LAST_SUGGESTION }],
+    ["get_changes", { id }],
     ["set_language", { id, language: "markdown" }],
     ["wait_for_change", { id, since_revision: 0, timeout_seconds: 1 }],
     // edit_id: over HTTP the unnamed token is shared, so it is asked for.
@@ -42,17 +48,29 @@ async function callEvery(agent: ModernClient, id: string): Promise<void> {
     "every listed tool is called",
   );
   let lastEdit: unknown;
+  let lastSuggestion: unknown;
   for (const [name, args] of calls(id)) {
     const result = await agent.call(
       name,
       Object.fromEntries(
         Object.entries(args).map((
           [key, value],
-        ) => [key, value === LAST_EDIT ? lastEdit : value]),
+        ) => [
+          key,
+          value === LAST_EDIT
+            ? lastEdit
+            : value === LAST_SUGGESTION
+            ? lastSuggestion
+            : value,
+        ]),
       ),
     );
-    lastEdit = (result.structuredContent as { edit_id?: string })?.edit_id ??
-      lastEdit;
+    const written = result.structuredContent as {
+      edit_id?: string;
+      suggestion_id?: string;
+    };
+    lastEdit = written?.edit_id ?? lastEdit;
+    lastSuggestion = written?.suggestion_id ?? lastSuggestion;
     assert.equal(
       result.isError,
       undefined,
