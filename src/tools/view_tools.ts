@@ -16,7 +16,6 @@ import { LivePads } from "../backend/live_pads.ts";
 import { waitForChange } from "./_wait.ts";
 import { READ_ANNOTATIONS } from "./_reading.ts";
 import { countSchema, objectSchema, padIdSchema, result } from "./_shared.ts";
-import { peopleIn } from "./_presence.ts";
 import {
   defineTool,
   type ToolCall,
@@ -38,7 +37,16 @@ const padShape = {
     name: z.string().describe("The agent's name in the pad."),
     hue: z.int().describe("Its colour's hue."),
   }).describe("How this server's agent appears in the pad."),
-  people: z.array(z.string()).describe("Others present, by name."),
+  people: z.array(objectSchema({
+    id: z.int().describe("Their user id in the pad."),
+    name: z.string().describe("Their name: untrusted."),
+    hue: z.int().describe("Their colour's hue."),
+    agent: z.boolean().describe("Whether they are an agent."),
+    cursors: z.array(z.int()).describe("Carets, in code points."),
+    selections: z.array(z.array(z.int())).describe(
+      "Selections as [start, end] pairs, in code points.",
+    ),
+  })).describe("Everyone in the pad, this server's agent included."),
   suggestions: z.array(z.unknown()).describe(
     "Suggestions as the pad server's page gets them (suggestion_desk.ts).",
   ),
@@ -59,14 +67,27 @@ async function padForView(
   }
   const pending = list.suggestions.filter((s) => s.status === "pending");
   const { userName: name, userHue: hue } = context.config;
+  const agents = new Set([...list.agentIds, session.userId]);
+  const people = [...session.users].map(([userId, user]) => {
+    const cursor = session.cursors.get(userId);
+    return {
+      id: userId,
+      name: user.name,
+      hue: user.hue,
+      agent: agents.has(userId),
+      cursors: cursor?.cursors ?? [],
+      selections: cursor?.selections ?? [],
+    };
+  });
   return result(
     {
       id,
       revision: session.revision,
-      text: session.text,
+      // The server's text, which the revision, hunks and carets refer to.
+      text: session.serverText,
       language: session.language,
       agent: { name, hue },
-      people: peopleIn(context, id).people.map((person) => person.name),
+      people,
       suggestions: list.revision === session.revision ? pending : [],
     },
     `Pad "${id}" at revision ${session.revision} for its view, with ${pending.length} pending suggestions.`,

@@ -8,7 +8,10 @@ import assert from "node:assert/strict";
 import { startAppHost } from "../../examples/app_host/serve.ts";
 import { Browser, type Page } from "../pad_server/_browser.ts";
 import { TestClient, waitUntil } from "../pad_server/_test_client.ts";
-import { parseServerMessage } from "../../src/rustpad/protocol.ts";
+import {
+  encodeMessage,
+  parseServerMessage,
+} from "../../src/rustpad/protocol.ts";
 import type { TextOperation } from "../../src/ot/operation.ts";
 import { modernHttp } from "../_modern.ts";
 
@@ -294,4 +297,44 @@ Deno.test("the view follows the host's theme as it changes", async () => {
     "the dark theme",
   );
   assert.notEqual(await background(), light);
+});
+
+Deno.test("the view shows who is in the pad with their carets, the agent's named with its badge", async () => {
+  await using host = await startAppHost({ pads: { plan: { text: SOURCE } } });
+  await using browser = await Browser.launch();
+  await using agent = await modernHttp(host.mcpUrl);
+  const person = new TestClient(host.padsUrl, "plan");
+  try {
+    await person.next(2);
+    person.send(encodeMessage({ ClientInfo: { name: "Rosy Otter", hue: 20 } }));
+    person.send(
+      encodeMessage({ CursorData: { cursors: [2], selections: [] } }),
+    );
+    const { page, view } = await viewPage(browser);
+    await page.goto(`${host.url.href}?pad=plan&tool=get_document`);
+    await view.waitFor(
+      `${VIEW_TEXT} === ${JSON.stringify(SOURCE)}`,
+      "the text",
+    );
+    // The agent's edit leaves its caret at the end of what it wrote.
+    await agent.call("append_to_document", {
+      id: "plan",
+      text: "Owner: Ada.\n",
+    });
+    const labels = `[...document.querySelectorAll(".caret-label")]`;
+    await view.waitFor(
+      `${labels}.some((label) => label.dataset.name === "rustpad-mcp" && label.querySelector(".agent-badge"))`,
+      "the agent's caret, named, with its badge",
+    );
+    await view.waitFor(
+      `${labels}.some((label) => label.dataset.name === "Rosy Otter" && !label.querySelector(".agent-badge"))`,
+      "the person's caret, named",
+    );
+    const people = await view.evaluate<string[]>(
+      `[...document.querySelectorAll("#people li")].map((item) => item.textContent)`,
+    );
+    assert.deepEqual([...people].sort(), ["Rosy Otter", "rustpad-mcp"]);
+  } finally {
+    await person.close();
+  }
 });

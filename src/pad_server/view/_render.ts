@@ -7,6 +7,9 @@
 import { EditorState } from "@codemirror/state";
 import { EditorView, lineNumbers } from "@codemirror/view";
 import type { SuggestionView } from "../suggestion_desk.ts";
+import type { UserId } from "../../rustpad/protocol.ts";
+import type { Peer } from "../editor/_peers.ts";
+import { peerDecorations, showPeers } from "../editor/_cursors.ts";
 import {
   agentBadge,
   type Decide,
@@ -15,13 +18,23 @@ import {
   suggestionMarks,
 } from "../editor/_suggestion_marks.ts";
 
+/** Someone in the pad, with carets and selections in code points. */
+export interface ViewPerson {
+  readonly id: number;
+  readonly name: string;
+  readonly hue: number;
+  readonly agent: boolean;
+  readonly cursors: readonly number[];
+  readonly selections: readonly (readonly number[])[];
+}
+
 /** A pad as the view's tools answer it (`src/tools/view_tools.ts`). */
 export interface ViewPad {
   readonly id: string;
   readonly revision: number;
   readonly text: string;
   readonly agent: { readonly name: string; readonly hue: number };
-  readonly people: readonly string[];
+  readonly people: readonly ViewPerson[];
   readonly suggestions: readonly SuggestionView[];
 }
 
@@ -42,6 +55,7 @@ export function createEditor(
         EditorView.lineWrapping,
         EditorState.readOnly.of(true),
         suggestionMarks,
+        peerDecorations,
         EditorView.updateListener.of((update) => {
           if (update.selectionSet) onSelect(update.state);
         }),
@@ -95,6 +109,23 @@ export function renderPad(
   );
   renderList(pad.suggestions, decide);
   renderPeople(pad);
+  // Everyone's carets and selections, the agent's with its badge.
+  const peers = new Map<UserId, Peer>(pad.people.map((person) => [
+    person.id,
+    {
+      info: { name: person.name, hue: person.hue },
+      cursor: {
+        cursors: [...person.cursors],
+        selections: person.selections.map(([start = 0, end = 0]) =>
+          [start, end] as [number, number]
+        ),
+      },
+    },
+  ]));
+  const agents = new Set(
+    pad.people.filter((person) => person.agent).map((person) => person.id),
+  );
+  showPeers(view, pad.text, peers, agents);
 }
 
 function renderList(suggestions: readonly SuggestionView[], decide: Decide) {
@@ -116,16 +147,14 @@ function renderList(suggestions: readonly SuggestionView[], decide: Decide) {
 }
 
 function renderPeople(pad: ViewPad): void {
-  const agent = document.createElement("li");
-  agent.style.setProperty("--hue", String(pad.agent.hue % 360));
-  agent.append(pad.agent.name, agentBadge());
-  const others = pad.people.map((name) => {
+  byId("people").replaceChildren(...pad.people.map((person) => {
     const item = document.createElement("li");
-    item.textContent = name;
+    item.style.setProperty("--hue", String(person.hue % 360));
+    item.append(person.name);
+    if (person.agent) item.append(agentBadge());
     return item;
-  });
-  byId("people").replaceChildren(agent, ...others);
-  byId("count").textContent = String(others.length + 1);
+  }));
+  byId("count").textContent = String(pad.people.length);
 }
 
 /** A hunk of `get_changes`: lines and who wrote them. */
