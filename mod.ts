@@ -213,6 +213,9 @@ export {
   type SuggestionStatus,
   type SuggestionStore,
   type SuggestionView,
+  UPSTREAM_PROBE_MS,
+  UpstreamHealth,
+  type UpstreamStatus,
 } from "./src/backend/mod.ts";
 export {
   createServer,

@@ -6,7 +6,7 @@ import type { SessionEvent } from "../rustpad/pad_state.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import type { SessionPool } from "../rustpad/session_pool.ts";
 import type { OperatorLog } from "./logging.ts";
-import type { EditOwners, OwnIds } from "./_own_ids.ts";
+import { EditOwners, OwnIds } from "./_own_ids.ts";
 import type { PadPresence } from "./_pad_presence.ts";
 
 /** A session event, or the news that a dropped pad is connected again. */
@@ -31,6 +31,22 @@ export interface PadLive {
   release: (() => void) | undefined;
   reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   attempts: number;
+}
+
+/** A pad not yet connected, whose people `presence` follows. */
+export function newPadLive(padId: string, presence: PadPresence): PadLive {
+  return {
+    padId,
+    session: undefined,
+    failed: false,
+    presence,
+    ownIds: new OwnIds(),
+    owners: new EditOwners(),
+    watchers: new Set(),
+    release: undefined,
+    reconnectTimer: undefined,
+    attempts: 0,
+  };
 }
 
 /**

@@ -64,8 +64,23 @@ interface Cursor {
 /** Whether user `id` is this process on `session` (the pool's answer). */
 export type IsOwnAuthor = (session: PadSession, id: UserId) => boolean;
 
+/**
+ * Which connections are agents', of any replica or identity: `is` answers
+ * from what was learnt; `learn` loads the records of those present (from
+ * the state store, in the background).
+ */
+export interface AgentRecords {
+  is(id: UserId): boolean;
+  learn(): void;
+}
+
+/** How often at most a cursor of someone unknown makes presence learn. */
+const LEARN_EVERY_MS = 1000;
+
 export class PadPresence {
   #isOwn: IsOwnAuthor;
+  #agents: AgentRecords;
+  #learntAt = -Infinity;
   #session: PadSession | undefined;
   #cursors = new Map<UserId, Cursor>();
   #names = new Map<UserId, string>();
@@ -75,9 +90,16 @@ export class PadPresence {
   #beacon = this.#newBeacon();
   #nearby = new Map<number, Nearby>();
 
-  /** `isOwn` tells our own edits and cursors from people's. */
-  constructor(isOwn: IsOwnAuthor) {
+  /**
+   * `isOwn` tells our own edits and cursors from people's; `agents`, the
+   * other agents, who are never listed as people.
+   */
+  constructor(
+    isOwn: IsOwnAuthor,
+    agents: AgentRecords = { is: () => false, learn: () => {} },
+  ) {
     this.#isOwn = isOwn;
+    this.#agents = agents;
   }
 
   /** Follow `session` from now on; its initial cursors count as just moved. */
@@ -135,17 +157,25 @@ export class PadPresence {
     const session = this.#session;
     const data = session?.cursors.get(id);
     if (!session || !data || this.#isOwn(session, id)) return;
+    const now = Date.now();
     this.#cursors.set(id, {
       cursors: [...data.cursors],
       selections: data.selections.map(([a, b]) => [a, b]),
-      movedAt: Date.now(),
+      movedAt: now,
     });
+    // An agent of another replica may be recorded only after it joined;
+    // its caret moves once it writes, which is when it may be near ours.
+    if (!this.#agents.is(id) && now - this.#learntAt >= LEARN_EVERY_MS) {
+      this.#learntAt = now;
+      this.#agents.learn();
+    }
   }
 
   /** People joined, renamed or left. */
   onUsers(): void {
     const users = this.#session?.users;
     if (!users) return;
+    this.#agents.learn();
     for (const [id, info] of users) this.#names.set(id, info.name);
     for (const id of this.#cursors.keys()) {
       if (!users.has(id)) this.#cursors.delete(id);
@@ -169,7 +199,7 @@ export class PadPresence {
     const people: PersonPresence[] = [];
     for (const [id, info] of session.users) {
       if (people.length >= limit) break;
-      if (this.#isOwn(session, id)) continue;
+      if (!this.#isPerson(session, id)) continue;
       const cursor = this.#cursors.get(id);
       const count = cursor?.cursors.length ?? 0;
       const positions = positionsOf(
@@ -198,7 +228,7 @@ export class PadPresence {
     if (!session?.isOpen) return 0;
     let count = 0;
     for (const id of session.users.keys()) {
-      if (!this.#isOwn(session, id)) count++;
+      if (this.#isPerson(session, id)) count++;
     }
     return count;
   }
@@ -207,7 +237,7 @@ export class PadPresence {
   recentCursors(withinMs: number): PersonCursors[] {
     if (!this.#session?.isOpen) return [];
     const since = Date.now() - withinMs;
-    return [...this.#cursors]
+    return [...this.#people()]
       .filter(([, cursor]) => cursor.movedAt >= since)
       .map(([id, cursor]) => ({
         name: this.name(id),
@@ -228,17 +258,18 @@ export class PadPresence {
 
   #recordNearby(session: PadSession, entry: LoggedOperation): void {
     if (this.#cursors.size === 0) return;
+    const people = [...this.#people()].map(([id, cursor]) => ({
+      name: this.name(id),
+      cursors: cursor.cursors,
+      selections: cursor.selections,
+    }));
+    if (people.length === 0) return;
     let text: string;
     try {
       text = session.textAt(entry.revision + 1);
     } catch {
       return;
     }
-    const people = [...this.#cursors].map(([id, cursor]) => ({
-      name: this.name(id),
-      cursors: cursor.cursors,
-      selections: cursor.selections,
-    }));
     const hits = peopleInRanges(text, people, changedRanges(entry.operation), {
       by: "line",
     });
@@ -250,6 +281,18 @@ export class PadPresence {
     for (const key of this.#nearby.keys()) {
       if (this.#nearby.size <= NEARBY_KEPT) break;
       this.#nearby.delete(key);
+    }
+  }
+
+  /** Whether `id` is a person: neither this process nor another agent. */
+  #isPerson(session: PadSession, id: UserId): boolean {
+    return !this.#isOwn(session, id) && !this.#agents.is(id);
+  }
+
+  /** The cursors of people, agents left out. */
+  *#people(): Iterable<[UserId, Cursor]> {
+    for (const entry of this.#cursors) {
+      if (!this.#agents.is(entry[0])) yield entry;
     }
   }
 

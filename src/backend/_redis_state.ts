@@ -48,6 +48,12 @@ export interface RedisStateOptions {
   timeoutMs: number;
   /** The Rustpad server, so replicas of several share one Redis safely. */
   rustpadUrl: URL;
+  /**
+   * Where a line goes when Redis goes away and when it is back.
+   *
+   * @default {console.error}
+   */
+  log?: ((line: string) => void) | undefined;
 }
 
 /** The URL without credentials, for messages. */
@@ -79,26 +85,47 @@ type Record =
   | { s: "failed"; f: string; m: string };
 
 /**
- * Connect to Redis and check it answers.
+ * Connect to Redis and check it answers. A refused connection (or a
+ * refused password) fails at once, not after the timeout; once connected,
+ * the client reconnects by itself, and each loss and return of Redis is
+ * one line on `log`.
  *
- * @throws {StateUnreachableError} If it does not within the timeout.
+ * @throws {StateUnreachableError} If it refuses, or does not answer within
+ * the timeout.
  */
 export async function openRedisState(
   options: RedisStateOptions,
 ): Promise<StateStore> {
   const location = redactedLocation(options.url);
+  const log = options.log ?? ((line: string) => console.error(line));
+  let started = false;
   const client: Client = createClient({
     url: options.url.href,
     ...(options.password !== undefined && { password: options.password }),
     disableOfflineQueue: true,
     socket: {
       connectTimeout: options.timeoutMs,
-      reconnectStrategy: (attempt: number) => Math.min(50 * 2 ** attempt, 1000),
+      // At start, the first failure is the answer: no retries.
+      reconnectStrategy: (attempt: number, cause: Error) =>
+        started ? Math.min(50 * 2 ** attempt, 1000) : cause,
     },
   });
   let lastError: Error | undefined;
+  let down = false;
   // Without a listener, an error event would end the process.
-  client.on("error", (error: Error) => lastError = error);
+  client.on("error", (error: Error) => {
+    lastError = error;
+    if (!started || down) return;
+    down = true;
+    log(
+      `rustpad-mcp: Redis at ${location} (RUSTPAD_STATE_URL) is unreachable (${error.message}): calls with idempotency_key or confirm_token fail until it is back; reconnecting`,
+    );
+  });
+  client.on("ready", () => {
+    if (!down) return;
+    down = false;
+    log(`rustpad-mcp: Redis at ${location} (RUSTPAD_STATE_URL) is back`);
+  });
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     await Promise.race([
@@ -111,11 +138,13 @@ export async function openRedisState(
       }),
     ]);
   } catch (error) {
-    client.destroy();
+    // A refusal has closed the client already.
+    if (client.isOpen) client.destroy();
     throw new StateUnreachableError("start", location, { cause: error });
   } finally {
     clearTimeout(timer);
   }
+  started = true;
   return new RedisState(client, location, options);
 }
 

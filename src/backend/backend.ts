@@ -18,6 +18,7 @@ import { PadSlots } from "../rustpad/pad_slots.ts";
 import { SessionPool } from "../rustpad/session_pool.ts";
 import { LivePads } from "./live_pads.ts";
 import { RecentPads } from "./recent_pads.ts";
+import { UpstreamHealth } from "./upstream_health.ts";
 import { MemoryState, type StateStore } from "./state_store.ts";
 import { SuggestionBook } from "./suggestions.ts";
 
@@ -98,6 +99,8 @@ export class Backend implements AsyncDisposable {
   readonly suggestions: SuggestionBook;
   /** Issues and reads the `edit_id` of every write, with the token secret. */
   readonly editIds: EditIds;
+  /** Whether the Rustpad server answers, probed at most every 10 s. */
+  readonly upstream: UpstreamHealth;
   #pools = new Map<string, SessionPool>();
   #reads = new Map<string, RecentPads>();
   #closing: Promise<void> | undefined;
@@ -133,6 +136,7 @@ export class Backend implements AsyncDisposable {
       usedTokens: this.state.usedTokens,
     });
     this.editIds = new EditIds(secret);
+    this.upstream = new UpstreamHealth(() => this.http.getStats());
   }
 
   /**

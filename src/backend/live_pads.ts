@@ -10,9 +10,10 @@
  * @module
  */
 
-import { EditOwners, OwnIds } from "./_own_ids.ts";
+import { describeAuthor } from "./_authors.ts";
 import {
   type LiveEvent,
+  newPadLive,
   type PadLive,
   type PadWatcher,
   scheduleReconnect,
@@ -237,19 +238,11 @@ export class LivePads {
     revision: number,
     agent: string,
   ): { name: string; self: boolean } {
-    const pad = this.#pads.get(padId);
-    const owner = pad?.owners.ownerOf(revision);
-    if (owner === agent) return { name: "you", self: true };
-    if (owner !== undefined) {
-      return { name: agentOf(this.identity), self: false };
-    }
-    if (this.isOwn(padId, author)) return { name: "this server", self: false };
-    const identity = this.authors.identityOf(padId, author);
-    if (identity !== undefined) return { name: agentOf(identity), self: false };
-    return {
-      name: pad?.presence.name(author) ?? `user ${author}`,
-      self: false,
-    };
+    return describeAuthor(this.#pads.get(padId), padId, author, revision, {
+      agent,
+      identity: this.identity,
+      authors: this.authors,
+    });
   }
 
   /**
@@ -267,6 +260,19 @@ export class LivePads {
   }
 
   /**
+   * Load which of the others in `padId` are agents (their connections
+   * recorded by any replica), so presence leaves them out of the people.
+   * Never fails.
+   *
+   * @param padId The pad.
+   * @returns When loaded.
+   */
+  async learnPeople(padId: string): Promise<void> {
+    const session = this.#pads.get(padId)?.session;
+    if (session) await this.learnAuthors(padId, [...session.users.keys()]);
+  }
+
+  /**
    * Whether `author` is this process, on any connection it had to the pad.
    *
    * @param padId The pad.
@@ -280,20 +286,15 @@ export class LivePads {
   #pad(padId: string): PadLive {
     let pad = this.#pads.get(padId);
     if (!pad) {
-      pad = {
+      // Agents (this identity through another replica, other identities)
+      // are told apart from people by the connections recorded for them.
+      pad = newPadLive(
         padId,
-        session: undefined,
-        failed: false,
-        presence: new PadPresence((session, id) =>
-          this.pool.isOwnAuthor(session, id)
-        ),
-        ownIds: new OwnIds(),
-        owners: new EditOwners(),
-        watchers: new Set(),
-        release: undefined,
-        reconnectTimer: undefined,
-        attempts: 0,
-      };
+        new PadPresence((session, id) => this.pool.isOwnAuthor(session, id), {
+          is: (id) => this.authors.identityOf(padId, id) !== undefined,
+          learn: () => void this.learnPeople(padId),
+        }),
+      );
       this.#pads.set(padId, pad);
     }
     return pad;
@@ -394,11 +395,4 @@ export class LivePads {
       }
     }
   }
-}
-
-/** How another agent of `identity` is named to an agent. */
-function agentOf(identity: string): string {
-  return identity === ""
-    ? "another agent on this server"
-    : `an agent of ${JSON.stringify(identity)}`;
 }

@@ -14,6 +14,11 @@ export {
 } from "./backend.ts";
 export { RecentPads } from "./recent_pads.ts";
 export {
+  UPSTREAM_PROBE_MS,
+  UpstreamHealth,
+  type UpstreamStatus,
+} from "./upstream_health.ts";
+export {
   type AuthorLedger,
   AuthorsInMemory,
   type IdempotencyLedger,

@@ -15,6 +15,7 @@ import { isLoopback, parseListen } from "../config/listen.ts";
 import type { Backend } from "../backend/backend.ts";
 import {
   type PadServer,
+  type PadServerOptions,
   SqlitePadDatabase,
   type SuggestionDesk,
 } from "../pad_server/mod.ts";
@@ -147,14 +148,31 @@ function padsFile(config: Config): string | undefined {
 /** A pads file that cannot be used, said as the line on stderr says it. */
 class PadsFileError extends Error {}
 
-/** A SQLite store in `path` (its folder made if missing), else memory. */
+/** The bounds and the access rules of the embedded pad server. */
+function boundsOf(config: Config, hostname: string): PadServerOptions {
+  // A name listened on is a name people reach the server by.
+  const named = /^[0-9.]+$|:/.test(hostname) ? undefined : hostname;
+  const publicHost = config.embeddedPublicHost ?? named;
+  return {
+    maxConnections: config.embeddedMaxConnections,
+    maxSocketsPerPad: config.embeddedMaxSocketsPerPad,
+    allowedOrigins: config.embeddedAllowedOrigins,
+    ...(publicHost === undefined ? {} : { publicHost }),
+  };
+}
+
+/**
+ * A SQLite store in `path` (its folder made if missing), else memory;
+ * within `bounds`, and the agent's suggestions on `desk`.
+ */
 function serving(
   path: string | undefined,
+  bounds: PadServerOptions,
   desk: SuggestionDesk,
 ): () => Serving {
   return () => {
     if (path === undefined) {
-      return { options: { suggestions: desk }, release() {} };
+      return { options: { ...bounds, suggestions: desk }, release() {} };
     }
     const folder = path.replace(/[\\/][^\\/]*$/, "");
     let database: SqlitePadDatabase;
@@ -172,7 +190,7 @@ function serving(
       );
     }
     return {
-      options: { database, suggestions: desk },
+      options: { ...bounds, database, suggestions: desk },
       release: () => database.close(),
     };
   };
@@ -208,11 +226,15 @@ async function startEmbedded(
   let place: PadPlace;
   const desk = new BackendDesk();
   try {
-    place = await PadPlace.open(listen, serving(path, desk), (taken) => {
-      console.error(
-        `rustpad-mcp: the pad server at ${taken.url.href} stopped: this process serves it now (${stored})`,
-      );
-    });
+    place = await PadPlace.open(
+      listen,
+      serving(path, boundsOf(config, listen.hostname), desk),
+      (taken) => {
+        console.error(
+          `rustpad-mcp: the pad server at ${taken.url.href} stopped: this process serves it now (${stored})`,
+        );
+      },
+    );
   } catch (error) {
     if (!(error instanceof PadsFileError)) throw error;
     console.error(

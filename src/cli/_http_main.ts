@@ -22,8 +22,8 @@ const SIGNALS: Deno.Signal[] = ["SIGTERM", "SIGINT"];
 export async function runHttp(
   config: Config,
   listen: { hostname: string; port: number },
-  onBackend: (backend: Backend) => void = () => {},
   startNotes: readonly string[] = [],
+  onBackend: (backend: Backend) => void = () => {},
 ): Promise<number> {
   let identities: NamedToken[] = [];
   let state: StateStore;
@@ -47,7 +47,11 @@ export async function runHttp(
       `rustpad-mcp: ${
         error instanceof ConfigError
           ? error.message
-          : `Cannot start as Redis at ${error.location} (RUSTPAD_STATE_URL) did not answer within ${config.timeoutMs} ms (${
+          : `Cannot start as Redis at ${error.location} (RUSTPAD_STATE_URL) ${
+            /ECONNREFUSED/.test(String((error.cause as Error)?.message))
+              ? "refused the connection"
+              : `did not answer within ${config.timeoutMs} ms`
+          } (${
             (error.cause as Error | undefined)?.message ?? "no answer"
           }): check the URL, the password and that Redis is up`
       }`,

@@ -98,8 +98,8 @@ export async function main(args: string[]): Promise<number> {
     return await runHttp(
       config,
       listen,
-      (backend) => embedded?.attach(backend),
       notes,
+      (backend) => embedded?.attach(backend),
     );
   }
   embedded?.exitOnSignal();

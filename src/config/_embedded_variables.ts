@@ -1,12 +1,36 @@
 // The rows of the variables table for the embedded pad server (`--embedded`
 // or RUSTPAD_URL=embedded), spread into VARIABLES in _variables.ts.
 
-import { booleanValue, notAccepted, type ValueParser } from "./_parse.ts";
+import {
+  booleanValue,
+  integerValue,
+  listValue,
+  notAccepted,
+  textValue,
+  type ValueParser,
+} from "./_parse.ts";
 import { listenValue } from "./_http_variables.ts";
 import type { ListenAddress } from "./listen.ts";
 import type { Settings, Variable } from "./settings.ts";
 
-type EmbeddedKey = "embeddedPublic" | "embeddedDatabase" | "embeddedListen";
+type EmbeddedKey =
+  | "embeddedPublic"
+  | "embeddedDatabase"
+  | "embeddedListen"
+  | "embeddedPublicHost"
+  | "embeddedAllowedOrigins"
+  | "embeddedMaxConnections"
+  | "embeddedMaxSocketsPerPad";
+
+/** An origin as a browser sends it: scheme://host[:port], nothing more. */
+function isOrigin(item: string): boolean {
+  try {
+    const url = new URL(item);
+    return url.origin !== "null" && url.origin === item.replace(/\/$/, "");
+  } catch {
+    return false;
+  }
+}
 
 const MAX_PATH_LENGTH = 4096;
 /** Rustpad's own port: the embedded pad server's URLs stay the same. */
@@ -65,5 +89,37 @@ export const EMBEDDED_VARIABLES: {
     default: "127.0.0.1:3030",
     parse: (value, name) =>
       listenValue()(value, name) ?? DEFAULT_EMBEDDED_LISTEN,
+  },
+  embeddedPublicHost: {
+    name: "RUSTPAD_EMBEDDED_PUBLIC_HOST",
+    meaning:
+      "The host name people reach the embedded pad server by beyond loopback, such as pads.example.com (with RUSTPAD_EMBEDDED_PUBLIC=true). A request whose Host is another name, not an IP address or localhost, gets 403, so a web page cannot rebind its own name to the pad server.",
+    default: "unset (IP addresses and localhost only)",
+    parse: textValue({ fallback: undefined, maxLength: 253 }),
+  },
+  embeddedAllowedOrigins: {
+    name: "RUSTPAD_EMBEDDED_ALLOWED_ORIGINS",
+    meaning:
+      "Comma-separated origins, besides the pad server's own, whose web pages may open pad sockets, read pads and frame the editor, such as https://app.example. Requests from other pages' origins get 403.",
+    default: "unset (the server's own origin only)",
+    parse: listValue({
+      fallback: [],
+      check: isOrigin,
+      accepted: "origins such as https://app.example",
+    }),
+  },
+  embeddedMaxConnections: {
+    name: "RUSTPAD_EMBEDDED_MAX_CONNECTIONS",
+    meaning:
+      "The most open connections (HTTP and pad sockets) of the embedded pad server; one more is closed as soon as it is accepted. Lowered to three quarters of the open-file limit (ulimit -n) when that is smaller: an integer from 1 to 1000000.",
+    default: "1024",
+    parse: integerValue({ min: 1, max: 1_000_000, fallback: 1024 }),
+  },
+  embeddedMaxSocketsPerPad: {
+    name: "RUSTPAD_EMBEDDED_MAX_SOCKETS_PER_PAD",
+    meaning:
+      "The most sockets open on one pad of the embedded pad server; one more is closed at once with code 1013 and the reason: an integer from 1 to 1000000.",
+    default: "256",
+    parse: integerValue({ min: 1, max: 1_000_000, fallback: 256 }),
   },
 };

@@ -80,7 +80,7 @@ export const STATE_VARIABLES: {
   stateUrl: {
     name: "RUSTPAD_STATE_URL",
     meaning:
-      "Redis that --http replicas share their state in, redis://HOST[:PORT][/DB] or rediss:// for TLS: used confirm_tokens, idempotency records and which identity each pad connection is. Unreachable at start: exit code 2. Unset: that state lives in this process's memory.",
+      "Redis that --http replicas share their state in, redis://HOST[:PORT][/DB] or rediss:// for TLS: used confirm_tokens, idempotency records and which identity each pad connection is. Refusing or not answering at start: exit code 2, at once for a refusal; losing it and getting it back later is one line each on stderr. Unset: that state lives in this process's memory.",
     default: "unset (memory)",
     parse: stateUrlValue(),
   },

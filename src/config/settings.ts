@@ -205,6 +205,30 @@ export interface Config {
     readonly hostname: string;
     readonly port: number;
   };
+  /**
+   * The host name the embedded pad server is reached by beyond loopback.
+   *
+   * @default {undefined}
+   */
+  readonly embeddedPublicHost: string | undefined;
+  /**
+   * Origins, besides its own, whose pages may use the embedded pad server.
+   *
+   * @default {[]}
+   */
+  readonly embeddedAllowedOrigins: readonly string[];
+  /**
+   * The most open connections of the embedded pad server.
+   *
+   * @default {1024}
+   */
+  readonly embeddedMaxConnections: number;
+  /**
+   * The most sockets open on one pad of the embedded pad server.
+   *
+   * @default {256}
+   */
+  readonly embeddedMaxSocketsPerPad: number;
 }
 
 /** One environment variable and how to read it. */

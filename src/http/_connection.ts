@@ -28,15 +28,20 @@ import {
   sendBody,
   type SendBounds,
 } from "./_send.ts";
+import { claimUpgrade } from "./websocket_upgrade.ts";
 /** How long, and for how many bytes, a close waits out an unread body. */
 const LINGER_MS = 2000;
 const LINGER_BYTES = 4 * 1024 * 1024;
+/** Why a closed connection's reads fail: one error, not one per close. */
+const CLOSED = new Error("The connection closed");
 /** How many distinct refusals a listener keeps serialized. */
 const MAX_KEPT_REFUSALS = 32;
 
 /** The bounds and the handler of a connection. */
 export interface ConnectionOptions extends SendBounds {
   readonly requestTimeoutMs: number;
+  /** The variable that sets it, named in the 408. */
+  readonly requestTimeoutVariable: string;
   readonly keepAliveMs: number;
   readonly maxBodyBytes: number;
   readonly maxHeadBytes: number;
@@ -58,6 +63,8 @@ export interface ConnectionOptions extends SendBounds {
   readonly onDrop?: (why: string) => void;
   /** Refusals already serialized, shared by the listener's connections. */
   readonly refusals: Map<string, Uint8Array>;
+  /** Whether the listener may close idle connections to make room. */
+  readonly shedIdle?: boolean;
 }
 
 /** Serves one accepted connection until it closes. */
@@ -68,6 +75,8 @@ export class Http1Connection {
   readonly #options: ConnectionOptions;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  /** Whether a WebSocket took the connection over (and closed it). */
+  #handedOver = false;
   #draining = false;
   #onClose: (() => void) | undefined;
   /** Whether the last request's body may still be arriving. */
@@ -106,8 +115,9 @@ export class Http1Connection {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#timer);
-    this.#reader.interrupt(new Error("The connection closed"));
+    this.#reader.interrupt(CLOSED);
     this.#onClose?.();
+    if (this.#handedOver) return;
     try {
       this.#conn.close();
     } catch {
@@ -153,7 +163,7 @@ export class Http1Connection {
   }
 
   #deadlineMessage(): string {
-    return `Cannot read the request as it did not arrive whole within ${this.#options.requestTimeoutMs} ms (RUSTPAD_MCP_REQUEST_TIMEOUT_MS): send the whole request at once; nothing was done`;
+    return `Cannot read the request as it did not arrive whole within ${this.#options.requestTimeoutMs} ms (${this.#options.requestTimeoutVariable}): send the whole request at once; nothing was done`;
   }
 
   /** The next head, or undefined once the connection should close. */
@@ -268,6 +278,16 @@ export class Http1Connection {
         release();
         // The handler has what it read; the response has no deadline.
         clearTimeout(this.#timer);
+      }
+      const socket = claimUpgrade(response);
+      if (socket !== undefined) {
+        // The connection is the socket's from here on, counted until it
+        // closes.
+        await this.#writer.write(socket.handshake());
+        await socket.run(this.#conn, this.#reader.takeAll());
+        // The socket closed the connection itself.
+        this.#handedOver = true;
+        return false;
       }
       const keepAlive = head.keepAlive && head.minor === 1 && bodyDone &&
         !this.#draining && !this.#reader.ended &&

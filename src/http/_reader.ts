@@ -162,6 +162,13 @@ export class ConnectionReader {
     await this.#reading?.catch(() => {});
   }
 
+  /** Every buffered byte, taken out: a protocol after an upgrade reads on. */
+  takeAll(): Uint8Array {
+    const bytes = this.#buffer;
+    this.#buffer = new Uint8Array(0);
+    return bytes;
+  }
+
   /** Drop CRLFs before a request line, as RFC 9112 allows. */
   skipBlankLines(): void {
     while (

@@ -33,10 +33,20 @@ export function responseHead(
 ): { bytes: Uint8Array; chunked: boolean; noBody: boolean } {
   const status = response.status;
   const noBody = framing.method === "HEAD" || status === 204 || status === 304;
+  // A length the handler states is trusted: its body is sent as is.
+  const declared = response.headers.get("content-length");
+  const length = declared !== null && /^\d+$/.test(declared)
+    ? declared
+    : undefined;
   // HTTP/1.0 has no chunks: its body ends when the connection closes.
-  const chunked = !noBody && response.body !== null && framing.minor !== 0;
+  const chunked = !noBody && response.body !== null && framing.minor !== 0 &&
+    length === undefined;
   const own = chunked
     ? ["transfer-encoding: chunked"]
+    : status === 204 || status === 304
+    ? []
+    : length !== undefined
+    ? [`content-length: ${length}`]
     : !noBody && response.body === null
     ? ["content-length: 0"]
     : [];

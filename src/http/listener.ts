@@ -14,8 +14,10 @@ import { type ConnectionOptions, Http1Connection } from "./_connection.ts";
 export interface HttpListenerOptions extends
   Omit<
     ConnectionOptions,
-    "budget" | "fallbackHost" | "refusals" | "onDrop"
+    "budget" | "fallbackHost" | "refusals" | "onDrop" | "requestTimeoutVariable"
   > {
+  /** The variable that sets `requestTimeoutMs`, named in refusals. */
+  readonly requestTimeoutVariable?: string;
   readonly hostname: string;
   readonly port: number;
   /** The most open connections; more are closed as soon as accepted. */
@@ -23,6 +25,14 @@ export interface HttpListenerOptions extends
   /** The most request-body bytes read at once, over all connections. */
   readonly maxBodyBytesInFlight: number;
   readonly log: (line: string) => void;
+  /** The variable that sets `maxConnections`, named in log lines. */
+  readonly maxConnectionsVariable?: string;
+  /**
+   * At the cap, close the connection idle longest (no request in flight)
+   * to serve the new one, rather than close the new one: a flood of idle
+   * connections then cannot lock out a client that sends its request.
+   */
+  readonly shedIdle?: boolean;
 }
 
 /** How often a repeated accept error or refusal is logged, at most. */
@@ -81,6 +91,7 @@ export class HttpListener {
   /** The cap in force: the configured one, or lower at a low file limit. */
   readonly maxConnections: number;
   readonly #listener: Deno.TcpListener;
+  readonly #variable: string;
   readonly #options: ConnectionOptions;
   readonly #connections = new Set<Http1Connection>();
   readonly #acceptErrors: QuietLog;
@@ -103,6 +114,8 @@ export class HttpListener {
       transport: "tcp",
     });
     this.addr = this.#listener.addr;
+    this.#variable = options.maxConnectionsVariable ??
+      "RUSTPAD_MCP_MAX_CONNECTIONS";
     const limit = openFileLimit();
     // Leave a quarter of the descriptors for pad sockets, upstream HTTP
     // and the runtime, so a flood of connections cannot starve them.
@@ -112,7 +125,7 @@ export class HttpListener {
     this.maxConnections = Math.min(options.maxConnections, fit);
     if (this.maxConnections < options.maxConnections) {
       options.log(
-        `rustpad-mcp: serving at most ${this.maxConnections} connections, not RUSTPAD_MCP_MAX_CONNECTIONS=${options.maxConnections}, as the process may open only ${limit} files: raise ulimit -n to allow more`,
+        `rustpad-mcp: serving at most ${this.maxConnections} connections, not ${this.#variable}=${options.maxConnections}, as the process may open only ${limit} files: raise ulimit -n to allow more`,
       );
     }
     const host = this.addr.hostname.includes(":")
@@ -125,6 +138,8 @@ export class HttpListener {
       onDrop: (why) =>
         this.#drops.note(() => `rustpad-mcp: Closed a connection as ${why}`),
       fallbackHost: `${host}:${this.addr.port}`,
+      requestTimeoutVariable: options.requestTimeoutVariable ??
+        "RUSTPAD_MCP_REQUEST_TIMEOUT_MS",
     };
     this.#acceptErrors = new QuietLog(options.log);
     this.#refusals = new QuietLog(options.log);
@@ -161,14 +176,16 @@ export class HttpListener {
         continue;
       }
       backoff = MIN_BACKOFF_MS;
-      if (this.#connections.size >= this.maxConnections) {
+      if (
+        this.#connections.size >= this.maxConnections && !this.#shedIdle()
+      ) {
         try {
           conn.close();
         } catch {
           // Already gone.
         }
         this.#refusals.note(() =>
-          `rustpad-mcp: Cannot serve a new connection as ${this.maxConnections} are open (RUSTPAD_MCP_MAX_CONNECTIONS): closed it`
+          `rustpad-mcp: Cannot serve a new connection as ${this.maxConnections} are open (${this.#variable}): closed it`
         );
         continue;
       }
@@ -181,6 +198,22 @@ export class HttpListener {
       this.#connections.add(connection);
       void connection.done.then(() => this.#connections.delete(connection));
     }
+  }
+
+  /** Close the oldest idle connection if shedding; whether one was. */
+  #shedIdle(): boolean {
+    if (!this.#options.shedIdle) return false;
+    for (const connection of this.#connections) {
+      if (!connection.idle) continue;
+      connection.close();
+      // Counted out now: its `done` settles later.
+      this.#connections.delete(connection);
+      this.#refusals.note(() =>
+        `rustpad-mcp: Closed the connection idle longest as ${this.maxConnections} are open (${this.#variable}): serving a new one`
+      );
+      return true;
+    }
+    return false;
   }
 
   async #sleep(ms: number): Promise<void> {

@@ -19,3 +19,5 @@ export {
 } from "./listener.ts";
 export { tooLarge } from "./_body.ts";
 export { HttpBodyError } from "./_reader.ts";
+export { ServerWebSocket, type WebSocketLimits } from "./websocket.ts";
+export { claimUpgrade, upgradeWebSocket } from "./websocket_upgrade.ts";

@@ -1,6 +1,8 @@
 // What differs between the two protocol eras, in one place. One factory
-// builds the SDK server for either; the SDK's serving entries pick the era
-// from the client's first message (stdio) or from each request (HTTP).
+// (`buildServer` in server.ts) builds the SDK server for either, with the
+// traits below; the SDK's serving entries pick the era from the client's
+// first message (stdio, server.ts) or from each request (HTTP: the 2026
+// leg is _http_modern.ts, the 2025 sessions _http_sessions.ts).
 //
 // - 2025-11-25 ("legacy"): `initialize` and a session; a person is asked
 //   through an elicitation request the server sends; `resources/subscribe`;

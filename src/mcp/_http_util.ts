@@ -147,6 +147,9 @@ export function health(
     });
   }
   const state = backend.state.health();
+  // Reported, not a reason to leave the rotation (every replica shares the
+  // one Rustpad); cached, so a probe never waits on it.
+  const rustpad = backend.upstream.status();
   const status = draining
     ? "draining"
     : state === "unreachable"
@@ -156,6 +159,7 @@ export function health(
     status,
     version: VERSION,
     ...(state !== "memory" && { state }),
+    rustpad,
   }, { status: status === "ok" ? 200 : 503 });
 }
 

@@ -267,6 +267,8 @@ export function serveHttp(
       maxBodyBytes: maxMessageBytes,
       maxBodyBytesInFlight: BODIES_IN_FLIGHT * maxMessageBytes,
       maxHeadBytes: MAX_HEAD_BYTES,
+      // Room for a whole answer at its bound, at up to 3 bytes a character.
+      maxQueuedBytes: 3 * ANSWERS_PER_BODY * maxMessageBytes,
       handler: serve,
       refuse: (status, message) => jsonError(status, message),
       log,

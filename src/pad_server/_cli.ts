@@ -12,11 +12,18 @@ Prints its URL on one line, then serves until SIGINT or SIGTERM.
 Options:
   --port N        port to listen on; 0 picks a free one (default: 0)
   --hostname H    address to listen on (default: 127.0.0.1)
+  --max-connections N       most open connections (default: 1024)
+  --max-sockets-per-pad N   most sockets on one pad (default: 256)
   -h, --help      print this help`;
 
 /** What the command line starts and stops. */
 export type StartServer = (
-  options: { port: number; hostname?: string },
+  options: {
+    port: number;
+    hostname?: string;
+    maxConnections?: number;
+    maxSocketsPerPad?: number;
+  },
 ) => Promise<{ url: string; close(): Promise<void> }>;
 
 /** The command line: returns the exit code. */
@@ -24,13 +31,21 @@ export async function main(
   args: string[],
   start: StartServer,
 ): Promise<number> {
-  let values: { port?: string; hostname?: string; help?: boolean };
+  let values: {
+    port?: string;
+    hostname?: string;
+    "max-connections"?: string;
+    "max-sockets-per-pad"?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args,
       options: {
         port: { type: "string", short: "p" },
         hostname: { type: "string" },
+        "max-connections": { type: "string" },
+        "max-sockets-per-pad": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -54,9 +69,28 @@ export async function main(
     return 2;
   }
   const hostname = values.hostname ?? "127.0.0.1";
+  const counts: { maxConnections?: number; maxSocketsPerPad?: number } = {};
+  for (
+    const [flag, key] of [
+      ["max-connections", "maxConnections"],
+      ["max-sockets-per-pad", "maxSocketsPerPad"],
+    ] as const
+  ) {
+    const value = values[flag];
+    if (value === undefined) continue;
+    if (!/^[1-9][0-9]{0,6}$/.test(value)) {
+      console.error(
+        `error: Cannot start as --${flag} is not an integer from 1 to 9999999: current value is ${
+          JSON.stringify(value)
+        }`,
+      );
+      return 2;
+    }
+    counts[key] = Number(value);
+  }
   let server;
   try {
-    server = await start({ port, hostname });
+    server = await start({ port, hostname, ...counts });
   } catch (error) {
     if (!(error instanceof Deno.errors.AddrInUse)) throw error;
     console.error(

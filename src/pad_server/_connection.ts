@@ -80,6 +80,11 @@ export class Connection implements Steppable {
     this.#wake = wake;
   }
 
+  /** Whether it fell behind the metadata queue and is to be ended. */
+  get lagged(): boolean {
+    return this.#lagged;
+  }
+
   /** Metadata messages queued for it and not yet forwarded. */
   get backlog(): number {
     return this.#backlog.length;
@@ -121,8 +126,11 @@ export class Connection implements Steppable {
     else this.#wake();
   }
 
-  /** A metadata message broadcast on the pad. */
-  queueMetadata(frame: string): void {
+  /**
+   * A metadata message broadcast on the pad; with `mayForward` false, one
+   * of a burst, forwarded at the connection's next turn at the earliest.
+   */
+  queueMetadata(frame: string, mayForward = true): void {
     if (!this.live || this.#lagged) return;
     if (this.#backlog.length === METADATA_CAPACITY) {
       // The oldest it has not read is overwritten: it has lagged.
@@ -134,7 +142,8 @@ export class Connection implements Steppable {
     // Idle, with a socket that drains: its task forwards it right away
     // (while it handles its own client's frame, at its next turn).
     if (
-      !this.#reading && !this.#canRead && !this.#lagged && this.#canForward
+      mayForward && !this.#reading && !this.#canRead && !this.#lagged &&
+      this.#canForward
     ) this.#forward();
     else this.#wake();
   }

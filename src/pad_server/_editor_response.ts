@@ -32,12 +32,24 @@ const page: Served = {
 };
 const assets = new Map<string, Served>();
 
-/** The editor page, or `304` when the browser has this one already. */
-export function pageResponse(request: Request): Response {
+/**
+ * The editor page, or `304` when the browser has this one already. Only
+ * `frameAncestors` may frame it.
+ */
+export function pageResponse(
+  request: Request,
+  frameAncestors: string,
+): Response {
+  const headers = {
+    ...page.headers,
+    "content-security-policy": `${
+      page.headers["content-security-policy"]
+    }; frame-ancestors ${frameAncestors}`,
+  };
   if (request.headers.get("if-none-match") === EDITOR_PAGE_ETAG) {
-    return new Response(null, { status: 304, headers: page.headers });
+    return new Response(null, { status: 304, headers });
   }
-  return served(request, page);
+  return served(request, { ...page, headers }, page);
 }
 
 /** One of the page's scripts, by its file name under `/assets/`. */
@@ -57,23 +69,25 @@ export function assetResponse(request: Request, name: string): Response {
   return served(request, asset);
 }
 
-function served(request: Request, file: Served): Response {
-  file.compressing ??= new Response(
-    new Blob([file.bytes]).stream().pipeThrough(
+/** `file` with `headers`, its gzip kept on `cache` (the file itself). */
+function served(request: Request, file: Served, cache = file): Response {
+  cache.compressing ??= new Response(
+    new Blob([cache.bytes]).stream().pipeThrough(
       new CompressionStream("gzip"),
     ),
-  ).bytes().then((bytes) => void (file.gzipped = bytes));
-  const gzip = file.gzipped !== undefined &&
+  ).bytes().then((bytes) => void (cache.gzipped = bytes));
+  const gzip = cache.gzipped !== undefined &&
     /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
-  const body = request.method === "HEAD"
-    ? null
-    : gzip
-    ? file.gzipped!
-    : file.bytes;
-  return new Response(body, {
+  const bytes = gzip ? cache.gzipped! : cache.bytes;
+  const length = String(bytes.length);
+  return new Response(request.method === "HEAD" ? null : bytes, {
     status: 200,
     headers: gzip
-      ? { ...file.headers, "content-encoding": "gzip" }
-      : file.headers,
+      ? {
+        ...file.headers,
+        "content-encoding": "gzip",
+        "content-length": length,
+      }
+      : { ...file.headers, "content-length": length },
   });
 }

@@ -6,7 +6,7 @@ import { EDITOR_ASSETS } from "./_editor_page.ts";
 
 export const TEXT_PLAIN = "text/plain; charset=utf-8";
 const PAD_ROUTE = /^\/api\/(text|socket)\/([^/]+)$/;
-const SUGGESTIONS_ROUTE = /^\/api\/suggestions\/([^/]+)(?:\/([^/]+))?$/;
+const SUGGESTION_ROUTE = /^\/api\/suggestions\/([^/]+)(?:\/([^/]+))?$/;
 
 /** What a request asks for. */
 export type Route =
@@ -34,8 +34,8 @@ export function routeOf(request: Request): Route {
       ? { kind: "asset", name }
       : { kind: "page" };
   }
-  const suggestions = SUGGESTIONS_ROUTE.exec(pathname);
-  if (suggestions !== null) return suggestionsRoute(request, suggestions);
+  const suggestion = SUGGESTION_ROUTE.exec(pathname);
+  if (suggestion !== null) return suggestionRoute(request.method, suggestion);
   if (request.method !== "GET") return { kind: "not-found" };
   if (pathname === "/api/stats") return { kind: "stats" };
   const match = PAD_ROUTE.exec(pathname);
@@ -46,17 +46,15 @@ export function routeOf(request: Request): Route {
     : { kind: "socket", padId };
 }
 
-/** Our suggestions API (the real server has none): list, or decide one. */
-function suggestionsRoute(request: Request, match: RegExpExecArray): Route {
+/** `GET` of a pad's suggestions, or `POST` of a decision on one. */
+function suggestionRoute(method: string, match: RegExpExecArray): Route {
   const padId = decode(match[1]!);
   const suggestionId = match[2] === undefined ? undefined : decode(match[2]);
   if (padId === undefined) return { kind: "not-found" };
-  if (match[2] === undefined) {
-    return request.method === "GET"
-      ? { kind: "suggestions", padId }
-      : { kind: "not-found" };
+  if (method === "GET" && match[2] === undefined) {
+    return { kind: "suggestions", padId };
   }
-  return request.method === "POST" && suggestionId !== undefined
+  return method === "POST" && suggestionId !== undefined
     ? { kind: "decide", padId, suggestionId }
     : { kind: "not-found" };
 }
@@ -97,12 +95,18 @@ export function refuseUpgrade(
 
 export function reply(
   status: number,
-  body: string,
+  body: string | Uint8Array<ArrayBuffer>,
   contentType: string,
 ): Response {
-  return new Response(body, {
+  const bytes = typeof body === "string"
+    ? new TextEncoder().encode(body)
+    : body;
+  return new Response(bytes, {
     status,
-    headers: { "content-type": contentType },
+    headers: {
+      "content-type": contentType,
+      "content-length": String(bytes.length),
+    },
   });
 }
 

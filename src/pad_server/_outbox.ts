@@ -1,9 +1,11 @@
 // The frames a server socket has yet to write, so a test can delay them all
 // (a slow network) without ever reordering them, a hang-up included.
 
+import { ServerWebSocket } from "../http/mod.ts";
+
 /** One socket's outgoing frames, written after a delay, in order. */
 export class Outbox {
-  readonly #socket: WebSocket;
+  readonly #socket: ServerWebSocket;
   readonly #delayMs: () => number;
   /** Frames waiting for their time; `null` stands for closing the socket. */
   readonly #queue: { frame: string | null; due: number }[] = [];
@@ -15,7 +17,7 @@ export class Outbox {
    * @param socket The server side of a connection.
    * @param delayMs Read for each frame: how long to hold it back.
    */
-  constructor(socket: WebSocket, delayMs: () => number) {
+  constructor(socket: ServerWebSocket, delayMs: () => number) {
     this.#socket = socket;
     this.#delayMs = delayMs;
   }
@@ -75,7 +77,7 @@ export class Outbox {
   }
 
   #write(frame: string | null): void {
-    if (this.#socket.readyState !== WebSocket.OPEN) return;
+    if (this.#socket.readyState !== ServerWebSocket.OPEN) return;
     if (frame === null) this.#socket.close();
     else this.#socket.send(frame);
   }

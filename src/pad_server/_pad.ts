@@ -6,6 +6,7 @@ import { TextOperation } from "../ot/operation.ts";
 import {
   type ClientMessage,
   type CursorData,
+  encodeMessage,
   MAX_TEXT_LENGTH,
   PERSISTED_USER_ID,
   type ServerMessage,
@@ -13,6 +14,7 @@ import {
   type UserOperation,
 } from "../rustpad/protocol.ts";
 import { TextBuffer } from "../ot/text_buffer.ts";
+import { cutName } from "../rustpad/pad_state.ts";
 import type { PersistedPad } from "./pad_database.ts";
 
 /** A pad in memory: text, history, language, users and their cursors. */
@@ -23,6 +25,7 @@ export class Pad {
   readonly #users = new Map<number, UserInfo>();
   readonly #cursors = new Map<number, CursorData>();
   #nextUserId = 0;
+  #welcomeHistory: { revision: number; frame: string } | undefined;
 
   /**
    * A new empty pad, or one restored from storage: a history of ONE insert
@@ -58,10 +61,32 @@ export class Pad {
     return this.#nextUserId++;
   }
 
-  /** What a new connection receives after `Identity`, in order. */
-  welcome(): ServerMessage[] {
+  /**
+   * What a new connection receives after `Identity`, in order, as frames.
+   * The whole history is encoded once per revision and the same string
+   * goes to every joiner, so many joiners of a pad with a long history
+   * share its memory.
+   */
+  welcome(): string[] {
+    const frames: string[] = [];
+    const revision = this.#history.length;
+    if (revision > 0) {
+      if (this.#welcomeHistory?.revision !== revision) {
+        this.#welcomeHistory = {
+          revision,
+          frame: encodeMessage(this.history(0)),
+        };
+      }
+      frames.push(this.#welcomeHistory.frame);
+    }
+    for (const message of this.#welcomeMetadata()) {
+      frames.push(encodeMessage(message));
+    }
+    return frames;
+  }
+
+  #welcomeMetadata(): ServerMessage[] {
     const messages: ServerMessage[] = [];
-    if (this.#history.length > 0) messages.push(this.history(0));
     if (this.#language !== null) messages.push({ Language: this.#language });
     for (const [id, info] of this.#users) {
       messages.push({ UserInfo: { id, info } });
@@ -95,8 +120,13 @@ export class Pad {
       return { Language: message.SetLanguage };
     }
     if ("ClientInfo" in message) {
-      this.#users.set(id, message.ClientInfo);
-      return { UserInfo: { id, info: message.ClientInfo } };
+      // Ours: the real server keeps and replays names of any length.
+      const info = {
+        ...message.ClientInfo,
+        name: cutName(message.ClientInfo.name).text,
+      };
+      this.#users.set(id, info);
+      return { UserInfo: { id, info } };
     }
     this.#cursors.set(id, message.CursorData);
     return { UserCursor: { id, data: message.CursorData } };

@@ -1,6 +1,7 @@
 // One pad in memory and the connections open on it: it reads their
 // messages, applies faults, and broadcasts what the pad answers.
 
+import type { ServerWebSocket } from "../http/mod.ts";
 import { encodeMessage, parseClientMessage } from "../rustpad/protocol.ts";
 import type { ClientMessage, ServerMessage } from "../rustpad/protocol.ts";
 import { Connection } from "./_connection.ts";
@@ -41,6 +42,9 @@ export class Room {
   /** Per user id, what its connection sent that was handled. */
   readonly counts: Map<number, UserCounts> = new Map();
   readonly #context: RoomContext;
+  /** Connections ended in this task, their departures not yet announced. */
+  readonly #departing: Connection[] = [];
+  #text: { revision: number; bytes: Uint8Array<ArrayBuffer> } | undefined;
 
   constructor(
     id: string,
@@ -52,8 +56,20 @@ export class Room {
     this.#context = context;
   }
 
+  /**
+   * The text in UTF-8, encoded once per revision: readers polling
+   * `/api/text` of a big pad cost a copy, not an encoding each.
+   */
+  textBytes(): Uint8Array<ArrayBuffer> {
+    const revision = this.pad.revision;
+    if (this.#text?.revision !== revision) {
+      this.#text = { revision, bytes: new TextEncoder().encode(this.pad.text) };
+    }
+    return this.#text.bytes;
+  }
+
   /** Greet a new connection: `Identity`, then the initial burst. */
-  connect(socket: WebSocket): Connection {
+  connect(socket: ServerWebSocket): Connection {
     const { faults } = this.#context;
     const connection = new Connection(
       this.pad.join(),
@@ -71,9 +87,7 @@ export class Room {
       this.hangUp(connection);
       return connection;
     }
-    for (const message of this.pad.welcome()) {
-      connection.outbox.send(encodeMessage(message));
-    }
+    for (const frame of this.pad.welcome()) connection.outbox.send(frame);
     // Only now does it hear broadcasts and read the client's messages.
     this.connections.add(connection);
     this.#context.track(connection, true);
@@ -110,11 +124,43 @@ export class Room {
     // As on the real server, the user is forgotten and its departure
     // announced only once its connection is done with, here after a delay
     // if a fault asks for one.
-    const depart = () =>
-      this.broadcastMetadata(this.pad.leave(connection.userId));
     const delay = this.#context.faults.departureDelays.take(this.id);
-    if (delay === undefined) depart();
-    else this.#context.later(delay.ms, depart);
+    if (delay !== undefined) {
+      return this.#context.later(delay.ms, () => this.#depart(connection));
+    }
+    // Announced in the next task, with every departure of this one: when
+    // thousands of sockets close at once, each announcement then goes to
+    // those still open, not to all that are closing (which is quadratic).
+    this.#departing.push(connection);
+    if (this.#departing.length === 1) {
+      this.#context.later(0, () => this.#announceDepartures());
+    }
+  }
+
+  #depart(connection: Connection): void {
+    this.broadcastMetadata(this.pad.leave(connection.userId));
+  }
+
+  /**
+   * One departure is forwarded at once, as ever. Several at once are
+   * queued as one burst, as the real server's broadcast channel takes them
+   * before its receivers run: past its 16 messages every connection has
+   * lagged and is dropped, so a crowd leaving costs what its own
+   * departures cost, not their number times the connections left.
+   */
+  #announceDepartures(): void {
+    const gone = this.#departing.splice(0);
+    if (gone.length === 1) return this.#depart(gone[0]!);
+    const frames = gone.map((connection) =>
+      encodeMessage(this.pad.leave(connection.userId))
+    );
+    for (const other of this.connections) {
+      for (const frame of frames) {
+        other.queueMetadata(frame, false);
+        // Lagged: it takes no more, so the rest need not be offered.
+        if (other.lagged) break;
+      }
+    }
   }
 
   #handle(connection: Connection, data: string): void {

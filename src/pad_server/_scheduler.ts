@@ -19,6 +19,9 @@ export interface Steppable {
   step(): void;
 }
 
+/** At most this many steps per turn of the event loop. */
+const MAX_STEPS_PER_TURN = 256;
+
 /** Steps every registered loop once per turn while any has work. */
 export class StepScheduler {
   readonly #loops = new Set<Steppable>();
@@ -26,6 +29,9 @@ export class StepScheduler {
   #posted = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  /** The loops of the round under way, and the next one to visit. */
+  #round: Steppable[] = [];
+  #cursor = 0;
 
   add(loop: Steppable): void {
     this.#loops.add(loop);
@@ -64,9 +70,20 @@ export class StepScheduler {
 
   #turn(): void {
     this.#posted = false;
-    for (const loop of [...this.#loops]) {
-      if (loop.ready) loop.step();
+    // A round steps each ready loop once; past MAX_STEPS_PER_TURN steps it
+    // goes on in the next turn, so thousands of loops (a crowd dropped at
+    // once) never hold the event loop from other pads' sockets for long.
+    if (this.#cursor === 0) this.#round = [...this.#loops];
+    let steps = 0;
+    while (this.#cursor < this.#round.length) {
+      const loop = this.#round[this.#cursor++]!;
+      if (!loop.ready) continue;
+      loop.step();
+      if (++steps === MAX_STEPS_PER_TURN) break;
     }
+    if (this.#cursor < this.#round.length) return this.wake();
+    this.#cursor = 0;
+    this.#round = [];
     let next = Infinity;
     for (const loop of this.#loops) {
       if (loop.ready) return this.wake();

@@ -2,6 +2,7 @@
 // from upgrade to close, steps the connections' loops, and runs the
 // delayed faults, so that closing the server can stop all of it.
 
+import { ServerWebSocket } from "../http/mod.ts";
 import type { Connection } from "./_connection.ts";
 import type { Faults } from "./_fault_queue.ts";
 import { Room } from "./_room.ts";
@@ -14,7 +15,9 @@ export class SocketHub {
   readonly #faults: Faults;
   readonly #random: () => number;
   /** Every server socket not yet closed, as a promise of its `close`. */
-  readonly #sockets = new Map<WebSocket, Promise<void>>();
+  readonly #sockets = new Map<ServerWebSocket, Promise<void>>();
+  /** Sockets not yet closed, per pad id. */
+  readonly #perPad = new Map<string, number>();
   readonly #scheduler = new StepScheduler();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #stopped = false;
@@ -50,22 +53,31 @@ export class SocketHub {
     return room;
   }
 
+  /** Sockets open or opening on pad `padId`. */
+  socketCount(padId: string): number {
+    return this.#perPad.get(padId) ?? 0;
+  }
+
   /** Follow a socket of `room` from its upgrade to its close. */
-  watch(socket: WebSocket, room: Room): void {
+  watch(socket: ServerWebSocket, room: Room): void {
     let connection: Connection | undefined;
     const { promise, resolve } = Promise.withResolvers<void>();
     this.#sockets.set(socket, promise);
+    this.#perPad.set(room.id, this.socketCount(room.id) + 1);
     socket.addEventListener("open", () => {
       if (this.#stopped) socket.close();
       else connection = room.connect(socket);
     });
-    socket.addEventListener("message", (event) => {
+    socket.onmessage = ({ data }) => {
       // Binary frames are ignored, as on the real server.
-      if (typeof event.data === "string") connection?.receive(event.data);
-    });
+      if (typeof data === "string") connection?.receive(data);
+    };
     socket.addEventListener("close", () => {
       if (connection !== undefined) room.disconnect(connection);
       this.#sockets.delete(socket);
+      const left = this.socketCount(room.id) - 1;
+      if (left > 0) this.#perPad.set(room.id, left);
+      else this.#perPad.delete(room.id);
       resolve();
     });
   }
@@ -90,7 +102,7 @@ export class SocketHub {
     while (this.#sockets.size > 0) {
       for (const socket of this.#sockets.keys()) {
         // A socket still connecting is closed by its `open` listener.
-        if (socket.readyState === WebSocket.OPEN) socket.close();
+        if (socket.readyState === ServerWebSocket.OPEN) socket.close();
       }
       await Promise.all(this.#sockets.values());
     }

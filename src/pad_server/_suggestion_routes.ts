@@ -1,13 +1,10 @@
-// The answers of our suggestions API (see suggestion_desk.ts for the
-// contract): a pad's list, and a person's decision on one, from the desk
-// the MCP server's backend attached, or an empty list without one.
+// The pad server's suggestion routes (see suggestion_desk.ts for the
+// contract): a pad's list, and a person's decision on one, answered by the
+// desk the server was given, or an empty list and 404 without one.
 
-import type { SuggestionDesk } from "./suggestion_desk.ts";
+import type { SuggestionDesk, SuggestionList } from "./suggestion_desk.ts";
 
 const JSON_TYPE = "application/json";
-/** A decision's body is a verdict and a name: a few hundred bytes. */
-const MAX_BODY_BYTES = 4096;
-const MAX_NAME_LENGTH = 64;
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {
@@ -16,65 +13,51 @@ function json(status: number, body: unknown): Response {
   });
 }
 
-/** `GET /api/suggestions/{id}`. */
-export async function listResponse(
+/** `GET /api/suggestions/{id}`: the pad's suggestions now. */
+export async function listSuggestions(
   desk: SuggestionDesk | undefined,
   padId: string,
 ): Promise<Response> {
-  if (desk === undefined) {
-    return json(200, { revision: 0, suggestions: [], agentIds: [] });
-  }
-  return json(200, await desk.list(padId));
+  const none: SuggestionList = { revision: 0, suggestions: [], agentIds: [] };
+  return json(200, desk === undefined ? none : await desk.list(padId));
 }
 
-/** `POST /api/suggestions/{id}/{suggestion_id}`. */
-export async function decideResponse(
-  desk: SuggestionDesk | undefined,
+/** `POST /api/suggestions/{id}/{suggestion_id}`: accept or reject one. */
+export async function decideSuggestion(
   request: Request,
+  desk: SuggestionDesk | undefined,
   padId: string,
   suggestionId: string,
 ): Promise<Response> {
-  const body = await readDecision(request);
-  if (typeof body === "string") return json(400, { error: body });
-  if (desk === undefined) {
-    return json(404, {
-      error:
-        `Cannot decide suggestion "${suggestionId}" as this pad server holds no suggestions: current server runs without an MCP server (start it with rustpad-mcp --embedded)`,
-    });
-  }
-  const decided = await desk.decide(padId, suggestionId, body.verdict, body.by);
-  if (decided.ok) return json(200, decided.suggestion);
-  return json(decided.kind === "missing" ? 404 : 409, {
-    error: decided.error,
-    ...(decided.suggestion !== undefined &&
-      { suggestion: decided.suggestion }),
-  });
-}
-
-/** The verdict and name of a decision's body, or why it is not one. */
-async function readDecision(
-  request: Request,
-): Promise<{ verdict: "accept" | "reject"; by: string | undefined } | string> {
-  const refused = (value: string) =>
-    `Cannot read the decision as the body is not {"verdict": "accept" | "reject", "by"?: name of at most ${MAX_NAME_LENGTH} characters}: current body is ${value}`;
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) return refused(`${declared} bytes`);
   let body: unknown;
   try {
-    const text = await request.text();
-    if (text.length > MAX_BODY_BYTES) return refused(`${text.length} bytes`);
-    body = JSON.parse(text);
+    body = await request.json();
   } catch {
-    return refused("not JSON");
+    body = undefined;
   }
   const { verdict, by } = (body ?? {}) as Record<string, unknown>;
   if (
     (verdict !== "accept" && verdict !== "reject") ||
-    (by !== undefined &&
-      (typeof by !== "string" || by.trim() === "" ||
-        by.length > MAX_NAME_LENGTH))
+    (by !== undefined && typeof by !== "string")
   ) {
-    return refused(JSON.stringify(body).slice(0, 120));
+    return json(400, {
+      error:
+        `Cannot decide a suggestion as the body is not {"verdict": "accept" | "reject", "by"?: string}: current body is ${
+          JSON.stringify(body) ?? "not JSON"
+        }`,
+    });
   }
-  return { verdict, by: by === undefined ? undefined : by.trim() };
+  if (desk === undefined) {
+    return json(404, {
+      error:
+        `Cannot decide suggestion ${suggestionId} as this pad server holds no suggestions: current desk is none`,
+    });
+  }
+  const decision = await desk.decide(padId, suggestionId, verdict, by);
+  if (decision.ok) return json(200, decision.suggestion);
+  const { error, suggestion } = decision;
+  return json(
+    decision.kind === "missing" ? 404 : 409,
+    suggestion === undefined ? { error } : { error, suggestion },
+  );
 }

@@ -38,6 +38,7 @@ export {
   type PersistedPad,
 } from "./pad_database.ts";
 export { SqlitePadDatabase } from "./sqlite_pad_database.ts";
+export type { WebSocketLimits } from "../http/mod.ts";
 export type {
   SuggestionDecision,
   SuggestionDesk,

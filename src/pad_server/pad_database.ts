@@ -27,6 +27,11 @@ export interface PadStorage {
   get(padId: string): PersistedPad | undefined;
   /** Store a pad, replacing what was stored under its id. */
   set(padId: string, pad: PersistedPad): void;
+  /**
+   * Store several pads at once, all or none (one transaction in SQLite);
+   * without it, each is `set` in turn.
+   */
+  setAll?(pads: ReadonlyArray<readonly [string, PersistedPad]>): void;
 }
 
 /**

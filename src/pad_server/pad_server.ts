@@ -16,18 +16,34 @@
  * @module
  */
 
+import {
+  HttpListener,
+  type ServerWebSocket,
+  upgradeWebSocket,
+} from "../http/mod.ts";
 import { main } from "./_cli.ts";
+import {
+  type AccessPolicy,
+  accessPolicy,
+  frameAncestors,
+  refuseForeign,
+} from "./_guard.ts";
 import { assetResponse, pageResponse } from "./_editor_response.ts";
 import { refuseUpgrade, reply, routeOf, TEXT_PLAIN } from "./_http.ts";
 import { attachState, noFaults } from "./_fault_queue.ts";
-import { decideResponse, listResponse } from "./_suggestion_routes.ts";
-import type { SuggestionDesk } from "./suggestion_desk.ts";
 import type { Room } from "./_room.ts";
 import { SocketHub } from "./_socket_hub.ts";
 import { FaultInjector } from "./fault_injection.ts";
-import { expireRooms, persistRoom } from "./_persister.ts";
+import { expireRooms, persistRooms } from "./_persister.ts";
 import { PadDatabase, type PadStorage } from "./pad_database.ts";
-import { type PadServerOptions, timings } from "./pad_server_options.ts";
+import {
+  bounds,
+  type PadServerBounds,
+  type PadServerOptions,
+  timings,
+} from "./pad_server_options.ts";
+import { decideSuggestion, listSuggestions } from "./_suggestion_routes.ts";
+import type { SuggestionDesk } from "./suggestion_desk.ts";
 
 export {
   PadDatabase,
@@ -41,6 +57,11 @@ export type {
   DropNextEditOptions,
   StallNextEditOptions,
 } from "./faults.ts";
+
+/** How long closing waits for responses in flight. */
+const CLOSE_GRACE_MS = 1000;
+/** The close code of a socket refused for now (RFC 6455: Try Again Later). */
+const TRY_AGAIN_LATER = 1013;
 
 /**
  * A running pad server; start one with {@linkcode startPadServer}.
@@ -77,13 +98,16 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   /** Where pads persist, or `null` when nothing is persisted. */
   readonly database: PadStorage | null;
 
-  readonly #http: Deno.HttpServer<Deno.NetAddr>;
+  readonly #listener: HttpListener;
+  readonly #policy: AccessPolicy;
+  readonly #bounds: PadServerBounds;
+  readonly #log: (line: string) => void;
   readonly #startTime: number;
-  readonly #suggestions: SuggestionDesk | undefined;
   readonly #snapshotTimer: ReturnType<typeof setInterval> | undefined;
   readonly #cleanupTimer: ReturnType<typeof setInterval>;
   readonly #hub: SocketHub;
   readonly #rooms: Map<string, Room>;
+  readonly #suggestions: SuggestionDesk | undefined;
   #closing: Promise<void> | undefined;
 
   /**
@@ -112,12 +136,29 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     attachState(this, state);
     this.#rooms = state.rooms;
     this.#hub = new SocketHub(state.rooms, state.faults, options.seed ?? 1);
-    this.#http = Deno.serve({
+    this.#policy = accessPolicy(options.publicHost, options.allowedOrigins);
+    this.#bounds = bounds(options);
+    const log = options.log ?? ((line: string) => console.error(line));
+    this.#log = log;
+    this.#listener = new HttpListener({
       hostname: options.hostname ?? "127.0.0.1",
       port: options.port ?? 0,
-      onListen() {},
-    }, (request) => this.#route(request));
-    const { hostname, port } = this.#http.addr;
+      maxConnections: this.#bounds.maxConnections,
+      maxConnectionsVariable: "RUSTPAD_EMBEDDED_MAX_CONNECTIONS",
+      shedIdle: true,
+      requestTimeoutMs: this.#bounds.requestTimeoutMs,
+      requestTimeoutVariable: "requestTimeoutMs",
+      keepAliveMs: this.#bounds.keepAliveMs,
+      // No route takes a body yet; the suggestion routes may take small ones.
+      maxBodyBytes: 1024 * 1024,
+      maxBodyBytesInFlight: 16 * 1024 * 1024,
+      maxHeadBytes: 16 * 1024,
+      handler: (request) => Promise.resolve(this.#serve(request)),
+      refuse: (status, message) => reply(status, message, TEXT_PLAIN),
+      log,
+    });
+    this.#listener.start();
+    const { hostname, port } = this.#listener.addr;
     this.port = port;
     this.url = `http://${
       hostname.includes(":") ? `[${hostname}]` : hostname
@@ -126,7 +167,10 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
       this.#snapshotTimer = setInterval(() => this.snapshot(), interval);
     }
     this.#cleanupTimer = setInterval(
-      () => expireRooms(this.#rooms, database, maxIdleMs, Date.now()),
+      () =>
+        this.#logFailure(() =>
+          expireRooms(this.#rooms, database, maxIdleMs, Date.now())
+        ),
       // setInterval takes at most 2^31-1 ms.
       Math.min(cleanupMs, 2 ** 31 - 1),
     );
@@ -160,7 +204,12 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    * Persist now, as the real server does every few seconds: every pad in
    * memory whose revision grew since it was last persisted is written to
    * the database (text and language). As on the real server, a language
-   * change alone does not count. Does nothing without a database.
+   * change alone does not count. Does nothing without a database. All go
+   * in one transaction; if it fails (another process holds the file
+   * locked), the failure is logged and the same pads, with what changed
+   * meanwhile, are written at the next snapshot.
+   *
+   * @returns `false` if the write failed, else `true`.
    *
    * @example
    * ```ts
@@ -181,9 +230,21 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    * await server.close();
    * ```
    */
-  snapshot(): void {
-    if (this.database === null) return;
-    for (const room of this.#rooms.values()) persistRoom(room, this.database);
+  snapshot(): boolean {
+    const database = this.database;
+    if (database === null) return true;
+    return this.#logFailure(() => persistRooms(this.#rooms.values(), database));
+  }
+
+  /** Run `task`; log its failure, never throw it (a timer calls it). */
+  #logFailure(task: () => unknown): boolean {
+    try {
+      task();
+      return true;
+    } catch (error) {
+      this.#log(`rustpad-mcp: pad server: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   /**
@@ -232,8 +293,23 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     clearInterval(this.#cleanupTimer);
     this.#hub.stop();
     await this.#hub.closeSockets();
-    await this.#http.shutdown();
+    await this.#listener.close(CLOSE_GRACE_MS);
     await this.#hub.closeSockets();
+  }
+
+  async #serve(request: Request): Promise<Response> {
+    try {
+      return refuseForeign(request, this.#policy) ??
+        await this.#route(request);
+    } catch (error) {
+      return reply(
+        500,
+        `Cannot serve the request as the pad server failed: ${
+          (error as Error).message
+        }`,
+        TEXT_PLAIN,
+      );
+    }
   }
 
   #route(request: Request): Response | Promise<Response> {
@@ -250,19 +326,23 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
           "application/json",
         );
       case "text":
-        return reply(200, this.text(route.padId), TEXT_PLAIN);
+        return reply(
+          200,
+          this.#rooms.get(route.padId)?.textBytes() ?? this.text(route.padId),
+          TEXT_PLAIN,
+        );
       case "socket":
         return this.#upgrade(request, route.padId);
       case "page":
-        return pageResponse(request);
+        return pageResponse(request, frameAncestors(this.#policy));
       case "asset":
         return assetResponse(request, route.name);
       case "suggestions":
-        return listResponse(this.#suggestions, route.padId);
+        return listSuggestions(this.#suggestions, route.padId);
       case "decide":
-        return decideResponse(
-          this.#suggestions,
+        return decideSuggestion(
           request,
+          this.#suggestions,
           route.padId,
           route.suggestionId,
         );
@@ -274,19 +354,28 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   #upgrade(request: Request, padId: string): Response {
     const refusal = refuseUpgrade(request, padId, this.#closing !== undefined);
     if (refusal !== undefined) return refusal;
-    let upgrade: { socket: WebSocket; response: Response };
+    let upgrade: { socket: ServerWebSocket; response: Response };
     try {
-      // No idle pings: the real server sends none, and their timers cost
-      // a system timer per frame.
-      upgrade = Deno.upgradeWebSocket(request, { idleTimeout: 0 });
+      upgrade = upgradeWebSocket(request, this.#bounds.socketLimits);
     } catch (error) {
       return reply(400, (error as Error).message, TEXT_PLAIN);
+    }
+    const { socket, response } = upgrade;
+    const most = this.#bounds.maxSocketsPerPad;
+    if (this.#hub.socketCount(padId) >= most) {
+      // A browser cannot read a refused upgrade's body: say it on close.
+      socket.addEventListener("open", () =>
+        socket.close(
+          TRY_AGAIN_LATER,
+          `Cannot join the pad as ${most} sockets are open on it (RUSTPAD_EMBEDDED_MAX_SOCKETS_PER_PAD)`,
+        ));
+      return response;
     }
     // As on the real server, the pad exists from the upgrade request on.
     const room = this.#hub.openRoom(padId, this.database);
     room.lastAccessed = Date.now();
-    this.#hub.watch(upgrade.socket, room);
-    return upgrade.response;
+    this.#hub.watch(socket, room);
+    return response;
   }
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { WebSocketLimits } from "../http/mod.ts";
 import type { PadStorage } from "./pad_database.ts";
 import type { SuggestionDesk } from "./suggestion_desk.ts";
 
@@ -76,6 +77,56 @@ export interface PadServerOptions {
    */
   startTime?: number;
   /**
+   * The most connections open at once (HTTP and sockets); more are closed
+   * as soon as accepted. Lowered to three quarters of the process's file
+   * limit if that is lower.
+   *
+   * @default {1024}
+   */
+  maxConnections?: number;
+  /**
+   * The most sockets open on one pad; one more is accepted and closed at
+   * once with code 1013 and the reason. The real server sets no limit.
+   *
+   * @default {256}
+   */
+  maxSocketsPerPad?: number;
+  /**
+   * Bounds of each socket: the largest message taken, and what may wait to
+   * be written to a client that does not read (past it, it is dropped).
+   *
+   * @default {{ maxMessageBytes: 16 MiB, maxQueuedMessages: 4096, maxQueuedBytes: 64 MiB }}
+   */
+  socketLimits?: WebSocketLimits;
+  /**
+   * How long a request's head may take to arrive, in milliseconds.
+   *
+   * @default {10000}
+   */
+  requestTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive connection stays open, in milliseconds.
+   *
+   * @default {5000}
+   */
+  keepAliveTimeoutMs?: number;
+  /**
+   * The host name the server is reached by beyond loopback. A request
+   * whose Host is another name (not an IP address or `localhost`) gets 403.
+   */
+  publicHost?: string;
+  /**
+   * Origins besides the server's own whose pages may use it (open a
+   * socket, read a pad, frame the editor), such as `https://app.example`.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Where lines about refused connections and failed snapshots go.
+   *
+   * @default {console.error}
+   */
+  log?: (line: string) => void;
+  /**
    * Seeds the choices each connection makes, as the real server's
    * `tokio::select!` does at random, between reading its client's next
    * message and forwarding the next metadata message, when both are ready.
@@ -136,4 +187,46 @@ export function timings(options: PadServerOptions): Timings {
     }
   }
   return { interval, maxIdleMs: expiryDays * 86_400_000, cleanupMs };
+}
+
+/** The bounds a pad server runs within, with their defaults. */
+export interface PadServerBounds {
+  readonly maxConnections: number;
+  readonly maxSocketsPerPad: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveMs: number;
+  readonly socketLimits: WebSocketLimits;
+}
+
+/**
+ * The bounds of `options`, with their defaults.
+ *
+ * @param options The options.
+ * @returns The bounds.
+ * @throws {RangeError} If a count or a timeout is not a positive integer.
+ *
+ * @example
+ * ```ts
+ * import { bounds } from "./pad_server_options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(bounds({}).maxSocketsPerPad, 256);
+ * assert.equal(bounds({ maxConnections: 10 }).maxConnections, 10);
+ * ```
+ */
+export function bounds(options: PadServerOptions): PadServerBounds {
+  const chosen = {
+    maxConnections: options.maxConnections ?? 1024,
+    maxSocketsPerPad: options.maxSocketsPerPad ?? 256,
+    requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+    keepAliveMs: options.keepAliveTimeoutMs ?? 5000,
+  };
+  for (const [what, value] of Object.entries(chosen)) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new RangeError(
+        `Cannot start the pad server as ${what} is not a positive integer: current value is ${value}`,
+      );
+    }
+  }
+  return { ...chosen, socketLimits: options.socketLimits ?? {} };
 }

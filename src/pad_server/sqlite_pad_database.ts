@@ -18,6 +18,30 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS document(
 )`;
 
 /**
+ * How long a statement waits for another connection's lock, in
+ * milliseconds. Short: the wait blocks the event loop, and a failed
+ * snapshot is retried at the next one.
+ */
+const BUSY_TIMEOUT_MS = 50;
+const UTF8 = new TextDecoder();
+
+/**
+ * Readers never block the writer, as with the real server (sqlx opens
+ * SQLite in WAL mode). A file another process holds locked stays in its
+ * mode: the busy timeout and the retries cover it.
+ */
+function useWriteAheadLog(database: DatabaseSync): void {
+  try {
+    database.exec("PRAGMA journal_mode = WAL");
+    // In WAL a commit survives the process being killed without an fsync
+    // of its own; only a power cut may lose the last ones.
+    database.exec("PRAGMA synchronous = NORMAL");
+  } catch {
+    // Locked by another connection now: keep the file's journal mode.
+  }
+}
+
+/**
  * A pad database in a SQLite file: give it to a pad server as `database`
  * and its pads survive the process.
  *
@@ -57,9 +81,10 @@ export class SqlitePadDatabase implements PadStorage, Disposable {
    */
   constructor(path: string) {
     this.path = path;
-    this.#database = new DatabaseSync(path);
+    this.#database = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
     try {
       this.#database.exec(SCHEMA);
+      useWriteAheadLog(this.#database);
     } catch (error) {
       this.#database.close();
       throw new Error(
@@ -68,8 +93,9 @@ export class SqlitePadDatabase implements PadStorage, Disposable {
         }`,
       );
     }
+    // Read as bytes: node:sqlite reads TEXT up to its first NUL.
     this.#select = this.#database.prepare(
-      "SELECT text, language FROM document WHERE id = ?",
+      "SELECT CAST(text AS BLOB) AS text, language FROM document WHERE id = ?",
     );
     this.#upsert = this.#database.prepare(
       `INSERT INTO document (id, text, language) VALUES (?, ?, ?)
@@ -94,7 +120,10 @@ export class SqlitePadDatabase implements PadStorage, Disposable {
    * ```
    */
   get size(): number {
-    return Number((this.#count.get() as { size: number | bigint }).size);
+    const row = this.#run("count pads", () => this.#count.get()) as {
+      size: number | bigint;
+    };
+    return Number(row.size);
   }
 
   /**
@@ -115,11 +144,18 @@ export class SqlitePadDatabase implements PadStorage, Disposable {
    * ```
    */
   get(padId: string): PersistedPad | undefined {
-    const row = this.#select.get(padId) as
-      | { text: string; language: string | null }
-      | undefined;
+    const row = this.#run(
+      "read pad",
+      () =>
+        this.#select.get(padId) as
+          | { text: Uint8Array; language: string | null }
+          | undefined,
+    );
     if (row === undefined) return undefined;
-    return Object.freeze({ text: row.text, language: row.language ?? null });
+    return Object.freeze({
+      text: UTF8.decode(row.text),
+      language: row.language ?? null,
+    });
   }
 
   /**
@@ -141,8 +177,57 @@ export class SqlitePadDatabase implements PadStorage, Disposable {
    * ```
    */
   set(padId: string, pad: PersistedPad): void {
-    checkPadId(padId);
-    this.#upsert.run(padId, pad.text, pad.language);
+    this.setAll([[padId, pad]]);
+  }
+
+  /**
+   * Store several pads in one transaction: all of them, or none if it
+   * fails (the database is locked by another writer for more than the busy
+   * timeout, the disk is full).
+   *
+   * @param pads Pad ids and pads.
+   * @throws {TypeError} If a pad id is not a valid pad id.
+   * @throws {Error} If the transaction fails; nothing was stored.
+   *
+   * @example
+   * ```ts
+   * import { SqlitePadDatabase } from "@rustpad-mcp/server/testing";
+   * import assert from "node:assert/strict";
+   *
+   * using database = new SqlitePadDatabase(":memory:");
+   * database.setAll([
+   *   ["a", { text: "one", language: null }],
+   *   ["b", { text: "a\0b", language: "rust" }],
+   * ]);
+   * assert.equal(database.get("b")?.text, "a\0b");
+   * ```
+   */
+  setAll(pads: ReadonlyArray<readonly [string, PersistedPad]>): void {
+    for (const [padId] of pads) checkPadId(padId);
+    this.#run(`store ${pads.length} pads`, () => {
+      this.#database.exec("BEGIN IMMEDIATE");
+      try {
+        for (const [padId, pad] of pads) {
+          this.#upsert.run(padId, pad.text, pad.language);
+        }
+        this.#database.exec("COMMIT");
+      } catch (error) {
+        if (this.#database.isTransaction) this.#database.exec("ROLLBACK");
+        throw error;
+      }
+    });
+  }
+
+  #run<T>(what: string, statement: () => T): T {
+    try {
+      return statement();
+    } catch (error) {
+      throw new Error(
+        `Cannot ${what} in ${this.path} as SQLite failed: ${
+          (error as Error).message
+        }; it is retried at the next snapshot`,
+      );
+    }
   }
 
   /**

@@ -94,8 +94,20 @@ function checkRoom(
  * `text` if at most {@linkcode MAX_NAME_LENGTH} code points, else its start
  * and "…". The start is copied: a slice of a long string would keep the
  * whole string alive in V8 (a sliced string points into its parent).
+ *
+ * @param text A display name or a language.
+ * @returns The text kept, and whether it was cut.
+ *
+ * @example A long name is cut to 63 code points and "…"
+ * ```ts
+ * import { cutName } from "./_pad_people.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(cutName("Ada"), { text: "Ada", truncated: false });
+ * assert.equal([...cutName("🎉".repeat(100)).text].length, 64);
+ * ```
  */
-function cutName(text: string): { text: string; truncated: boolean } {
+export function cutName(text: string): { text: string; truncated: boolean } {
   if (advanceCodePoints(text, 0, MAX_NAME_LENGTH) === text.length) {
     return { text, truncated: false };
   }

@@ -14,6 +14,7 @@ export {
   RevisionLog,
 } from "./revision_log.ts";
 export {
+  cutName,
   MAX_CURSORS,
   MAX_NAME_LENGTH,
   MAX_USERS,
@@ -82,9 +83,5 @@ export {
   rangesTouched,
   type TextPosition,
 } from "./presence.ts";
-export {
-  UNDO_DEPTH,
-  UndoHistory,
-  undoOfEdit,
-  type UndoSession,
-} from "./undo.ts";
+export { UNDO_DEPTH, UndoHistory, type UndoSession } from "./undo.ts";
+export { undoOfEdit } from "./undo_edit.ts";

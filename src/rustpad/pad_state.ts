@@ -29,6 +29,7 @@ import { TextBuffer } from "../ot/text_buffer.ts";
 import { PadPeople, type PadUser } from "./_pad_people.ts";
 
 export {
+  cutName,
   MAX_CURSORS,
   MAX_NAME_LENGTH,
   MAX_USERS,

@@ -36,6 +36,7 @@ export {
   type PersistedPad,
 } from "../pad_server/pad_database.ts";
 export { SqlitePadDatabase } from "../pad_server/sqlite_pad_database.ts";
+export type { WebSocketLimits } from "../pad_server/mod.ts";
 export {
   type HostileMode,
   HostileServer,

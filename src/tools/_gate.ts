@@ -253,7 +253,9 @@ export async function claimLanded(
   for (const { padId, outcome, kind } of gate.landed) {
     if (outcome.at === undefined) continue;
     live.claim(padId, outcome.at, context.agent);
-    if (kind === "undo") continue;
+    // A caller that cannot be told apart has no undo list (it undoes by
+    // edit_id), so none is kept for its one-call agent.
+    if (kind === "undo" || !context.agentKnown) continue;
     const session = await context.sessions.get(padId);
     if (outcome.at < session.oldestRevision || outcome.at >= session.revision) {
       continue;

@@ -50,13 +50,15 @@ export interface PersonReport {
 
 /**
  * The first {@linkcode MAX_PEOPLE_LISTED} people in `padId` with their
- * cursors, for `get_document_info`, and how many more there are.
+ * cursors, for `get_document_info`, and how many more there are; agents
+ * (of any replica or identity) are not people.
  */
-export function peopleIn(
+export async function peopleIn(
   context: ToolContext,
   padId: string,
-): { people: PersonReport[]; more: number } {
+): Promise<{ people: PersonReport[]; more: number }> {
   const live = LivePads.of(context.sessions);
+  await live.learnPeople(padId);
   const people = live.people(padId, MAX_PEOPLE_LISTED).map((person) => ({
     name: person.name,
     ...(person.nameTruncated && { name_truncated: true as const }),

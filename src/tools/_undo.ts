@@ -5,7 +5,7 @@
 import type { LivePads } from "../backend/live_pads.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
-import { undoOfEdit } from "../rustpad/undo.ts";
+import { undoOfEdit } from "../rustpad/undo_edit.ts";
 import type { ToolContext } from "./tool.ts";
 
 /** The edit one undo call takes back, and how to build its undo. */
@@ -75,15 +75,14 @@ export function lastOwnEdit(
 }
 
 /**
- * The edit `editId` names: checked to be the caller identity's, on
- * `padId`, and still in the pad's history.
+ * The edit `editId` names: checked to be the caller identity's and on
+ * `padId`; `build` checks it is still in the pad's history.
  */
 export async function namedEdit(
   context: ToolContext,
   live: LivePads,
   padId: string,
   editId: string,
-  session: PadSession,
 ): Promise<UndoTarget> {
   const ref = await context.backend.editIds.open(editId, {
     identity: context.identity,
@@ -95,7 +94,6 @@ export async function namedEdit(
       undoOfEdit(session, padId, undone, ref.author),
       session.revision,
     );
-  build(session);
   return {
     undone,
     owner: live.ownerOf(padId, undone),

@@ -126,7 +126,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
       const session = await context.sessions.get(id);
       if (session.length > 0) {
         throw new Error(
-          `Cannot write to pad "${id}" as this connection has not read it and RUSTPAD_REQUIRE_READ is on: current length is ${session.length} code points. Nothing was changed; read it with get_document, read_lines, search_document or get_document_info, then call again`,
+          `Cannot write to pad "${id}" as this identity (this process, or this bearer token) has not read it and RUSTPAD_REQUIRE_READ is on: current length is ${session.length} code points. Nothing was changed; read it with get_document, read_lines, search_document or get_document_info, then call again`,
         );
       }
     }

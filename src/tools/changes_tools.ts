@@ -35,15 +35,15 @@ const authorSchema = objectSchema({
 /** `get_changes`. */
 export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
-  title: "Who changed what",
+  title: "Who wrote what",
   description:
-    "Hunks changed since since_revision, with authors ('restored': reloaded by a restart); with start_line/end_line, who last wrote each line.",
+    "Hunks changed after since_revision, with authors; with start_line/end_line, each line's last writer.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("Default 0.")
       .optional(),
     start_line: z.int().min(1).meta({ maximum: undefined }).optional()
-      .describe("Attribute lines from here."),
+      .describe("From this line."),
     end_line: countSchema("To here.")
       .optional(),
   }),

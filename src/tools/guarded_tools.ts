@@ -115,7 +115,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   name: "set_document",
   title: "Replace a pad's whole text",
   description:
-    "Replace a pad's whole text as one operation; returns the diff. Only for full rewrites: edit_document, replace_in_document, append_to_document change less. Asks a person first on a non-empty pad; fails if the pad changes while they decide. The same text sends nothing.",
+    "Replace a pad's whole text as one operation; returns the diff. Only for full rewrites: the other write tools change less. Asks a person first on a non-empty pad; fails if the pad changes while they decide. The same text again sends nothing.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),
@@ -192,7 +192,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace text in a pad, changing only what matched: an exact string (case and whitespace count; inside longer words too, unless whole_word) or an RE2 regex. Several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks a person first when replace_all hits several places.",
+    "Replace text in a pad, changing only what matched: an exact string (case and whitespace count; inside longer words too, unless whole_word) or an RE2 regex. For one string or all its matches (replace_all); several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks a person first when replace_all hits several places.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {

@@ -129,7 +129,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad like grep: each match's line, UTF-16 column, text and context lines. In a long pad, it finds what to read or change. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 (as Go, ripgrep): no lookaround or backreferences; \\d \\w \\b ASCII; ^ $ at each \\n (CRLF: \\r?$).`,
+    `Find text in a pad like grep: each match's line, UTF-16 column, text and context lines. Use it to locate what to read (read_lines) or change (edit_document) in a long pad. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 (as Go, ripgrep): no lookaround or backreferences; \\d \\w \\b ASCII; ^ $ at each \\n (CRLF: \\r?$).`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {

@@ -45,7 +45,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for people to change a pad",
   description:
-    "Wait until a pad changes after since_revision; return the diff and its authors (authors[].self marks your own edits, which count too) and decisions on your suggestions. until 'change' returns at the next revision, at once if already past it; 'quiet' once changes pause for quiet_ms, so never sooner. If nobody types: at timeout_seconds (default 50, under most clients' 60 s request timeout). With a progressToken, progress every 5 s or less lets a client that resets its timeout on it wait up to 600. Use it instead of polling.",
+    "Wait until a pad changes after since_revision; return the diff and its authors (authors[].self marks your own edits, which count too), and decisions on your suggestions. until 'change' returns at the next revision, at once if already past it; 'quiet' once changes pause for quiet_ms, so never sooner. If nobody types: at timeout_seconds (default 50, under most clients' 60 s request timeout). Given a progressToken, progress every 5 s or less lets a client that resets its timeout on it wait up to 600. Use it instead of polling.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
@@ -199,7 +199,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
   title: "Undo your last edit",
   description:
-    "Undo your latest edit to a pad (any write tool), keeping what others typed since; call again to go further back. Never undoes others' edits. Asks a person first if it would delete over half the pad. Fails when no edit of yours is left to undo.",
+    "Undo your latest edit to a pad (from any write tool), keeping what others typed since; call again to go further back. It never undoes others' edits. Asks a person first if it would delete more than half of the pad. Fails when you have no edit left there.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edit_id: z.string().optional().describe(
@@ -221,7 +221,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
     const before = await context.sessions.get(id);
     const target = edit_id === undefined
       ? lastOwnEdit(context, live, id, before)
-      : await namedEdit(context, live, id, edit_id, before);
+      : await namedEdit(context, live, id, edit_id);
     const { undone, owner } = target;
     const preview = target.build(before);
     if (preview.isNoop()) throw target.emptied(before.revision);

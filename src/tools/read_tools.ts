@@ -34,7 +34,7 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    `Read a pad's text and revision, whole or paged by offset and limit (UTF-16 units, as are next_offset and total_length). For pads under 20,000 characters and exact text to edit; on longer ones read_lines (negative start_line: from the end) or search_document. A whole read stops at ${MAX_TEXT_LENGTH} code points (truncated: true).`,
+    `Read a pad's text and revision, whole or paged by offset and limit (UTF-16 units, as are next_offset and total_length). For pads under 20,000 characters and exact text to edit; on longer ones read_lines (start_line: -50 reads the last 50 lines) or search_document. A whole read stops at ${MAX_TEXT_LENGTH} code points (truncated: true).`,
   inputSchema: objectSchema({
     id: padIdSchema,
     offset: countSchema("Where to start (default 0); pass next_offset.")
@@ -115,7 +115,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   name: "get_document_info",
   title: "Inspect a pad",
   description:
-    "Get a pad's live state without its text: url, length, revision, editor language, and who has it open, with cursors. The text: get_document.",
+    "Get a pad's live state without its text: url, length, revision, language, and the people in it with their cursors.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -132,7 +132,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   async run({ id }, context) {
     const session = await context.sessions.get(id);
     markRead(context, id);
-    const { people, more } = peopleIn(context, id);
+    const { people, more } = await peopleIn(context, id);
     const users = people.map((person) => person.name);
     const present = users.length + more;
     const url = padUrl(context, id);
@@ -171,7 +171,7 @@ export const getStatsTool: ToolDefinition = defineTool({
   name: "get_stats",
   title: "Rustpad server statistics",
   description:
-    "Get the Rustpad server's start time and pad counts, joining no pad: a check that it answers. For one pad use get_document_info.",
+    "Get the Rustpad server's start time and pad counts (in memory, persisted), joining no pad. Use it to check that the server answers; for one pad use get_document_info.",
   inputSchema: objectSchema({}),
   outputSchema: objectSchema({
     start_time: countField.describe("Unix time, seconds."),

@@ -61,7 +61,7 @@ function shown(record: SuggestionRecord, context: ToolContext) {
 export const listSuggestionsTool: ToolDefinition = defineTool({
   name: "list_suggestions",
   title: "List suggestions",
-  description: "List a pad's suggestions and decisions.",
+  description: "A pad's suggestions, decided or not.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -91,11 +91,11 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
 /** `withdraw_suggestion`. */
 export const withdrawSuggestionTool: ToolDefinition = defineTool({
   name: "withdraw_suggestion",
-  title: "Withdraw a suggestion",
-  description: "Withdraw your pending suggestion so no one can accept it.",
+  title: "Withdraw suggestion",
+  description: "Take back your pending suggestion.",
   inputSchema: objectSchema({
     id: padIdSchema,
-    suggestion_id: z.string().min(1).max(64).describe("From the write."),
+    suggestion_id: z.string().describe("From the write."),
   }),
   outputSchema: objectSchema({
     id: z.string(),

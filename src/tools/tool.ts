@@ -299,7 +299,8 @@ export function createToolContext(
     http: backend.http,
     guard: backend.guard,
     readPads: backend.readPads(identity),
-    // A UUID is never an identity's name (names have no colon).
+    // One agent for every call of a named identity; `identity:` keys never
+    // collide with a UUID.
     agent: sessionless && identity !== ""
       ? `identity:${identity}`
       : crypto.randomUUID(),

@@ -116,10 +116,10 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   name: "create_document",
   title: "Create a pad",
   description:
-    "Create a pad, optionally with text and language, and return its url; omit id for a random one. Fails if the pad already has text (an empty pad counts as new), so a taken id is caught; to add, use append_to_document or edit_document.",
+    "Create a pad, optionally with text and language, and return its url; omit id for a random one. Fails if the pad already has text (an empty pad counts as new), so a taken id is caught.",
   inputSchema: objectSchema({
     id: padIdSchema.optional().describe(
-      "Pad id to create.",
+      "Pad id to create; omit for a random one.",
     ),
     text: textSchema("Initial text of the pad.").optional(),
     language: languageSchema.optional(),
@@ -176,7 +176,7 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
   name: "append_to_document",
   title: "Append to a pad",
   description:
-    "Append text verbatim at the end of a pad, keeping what people type meanwhile; new_line: true starts it on a line of its own. To change text: edit_document. A mistyped id makes a new pad: start pads with create_document. Empty text sends nothing.",
+    "Append text verbatim at the end of a pad, keeping what people type meanwhile; new_line: true starts it on a line of its own. A mistyped id silently makes a new pad: start pads with create_document. Empty text sends nothing.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("Text to append, verbatim."),
@@ -235,7 +235,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   name: "set_language",
   title: "Set a pad's language",
   description:
-    "Set a pad's editor language (highlighting) for everyone; the text stays, the last writer wins. Names map onto Rustpad's menu ('Python' → 'python'), others are refused with the list. New pads: pass language to create_document. An unknown id becomes an empty pad.",
+    "Set a pad's editor language (syntax highlighting) for everyone in it; the text stays, the last writer wins. Names map onto Rustpad's menu ('Python' → 'python'), others are refused with the list. New pads: pass language to create_document. An unknown id becomes an empty pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     language: languageSchema,

@@ -1,54 +1,8 @@
 import assert from "node:assert/strict";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { waitFor } from "../_wait.ts";
-import { MOD, runMod, scratchHome } from "./_run.ts";
-
-const BANNER =
-  /embedded pad server at (http:\/\/127\.0\.0\.1:\d+\/) \((.*?)\); open \1#NAME in a browser/;
-
-interface Embedded extends AsyncDisposable {
-  client: Client;
-  /** The pad server's base URL, from the line on stderr. */
-  url: string;
-  stderr: () => string;
-  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
-}
-
-/** `mod.ts` with `args` on stdio through the SDK client. */
-async function embedded(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<Embedded> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", MOD, ...args],
-    env: { NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "", ...env },
-    stderr: "pipe",
-  });
-  let stderr = "";
-  transport.stderr?.on("data", (chunk: Uint8Array) => {
-    stderr += new TextDecoder().decode(chunk);
-  });
-  const client = new Client({ name: "embedded-test", version: "1.0.0" });
-  await client.connect(transport);
-  await waitFor(() => BANNER.test(stderr), "the embedded pad server's URL");
-  return {
-    client,
-    url: BANNER.exec(stderr)![1]!,
-    stderr: () => stderr,
-    call: async (name, args) =>
-      await client.callTool({ name, arguments: args }) as CallToolResult,
-    async [Symbol.asyncDispose]() {
-      await client.close();
-    },
-  };
-}
+import { runMod, scratchHome } from "./_run.ts";
+import { embedded } from "./_embedded.ts";
 
 Deno.test("--embedded runs the pad server in the MCP server's process: the tools write to it and their editor URL opens its web editor", async () => {
   await using home = await scratchHome();
@@ -231,7 +185,6 @@ Deno.test("--embedded without a HOME to find the data directory in keeps pads in
 });
 
 Deno.test("--embedded serves the agent's suggestions to the page's API: a person accepts one over HTTP and it lands", async () => {
-  // A port and data directory of its own: 3030 may be another's pad server.
   await using home = await scratchHome();
   await using mcp = await embedded(["--embedded"], home.env);
   const held = await mcp.call("append_to_document", {

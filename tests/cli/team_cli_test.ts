@@ -14,11 +14,17 @@ import { runMod } from "./_run.ts";
 const ALICE = "alice-token-0123456789-abcdefghijklmnop";
 const BOB = "bob-token-0123456789-abcdefghijklmnopqrs";
 
-/** `mod.ts --http` on loopback with `env`, run to its exit. */
+/**
+ * `mod.ts --http` on loopback with `env`, run to its exit; RUSTPAD_URL is
+ * set (nothing listens on port 9), so its absence adds no notice.
+ */
 function run(
   env: Record<string, string>,
 ): Promise<{ code: number; stderr: string }> {
-  return runMod(["--http", "127.0.0.1:0"], env);
+  return runMod(["--http", "127.0.0.1:0"], {
+    RUSTPAD_URL: "http://127.0.0.1:9",
+    ...env,
+  });
 }
 
 async function tokenFile(text: string): Promise<string> {
@@ -27,21 +33,25 @@ async function tokenFile(text: string): Promise<string> {
   return file;
 }
 
-Deno.test("mod.ts --http exits 2 with one line when Redis does not answer at start", async () => {
+Deno.test("mod.ts --http exits 2 at once with one line when Redis refuses the connection at start, long before the timeout", async () => {
   await using redis = await startRedis();
   await redis.stop();
+  const started = performance.now();
   const output = await run({
     RUSTPAD_STATE_URL:
       `redis://:never-shown-password@127.0.0.1:${redis.port}/0`,
-    RUSTPAD_TIMEOUT_MS: "500",
+    RUSTPAD_TIMEOUT_MS: "60000",
   });
+  const tookMs = performance.now() - started;
   const stderr = output.stderr;
   assert.equal(output.code, 2);
+  // Not a speed figure: a retry until the 60 s timeout would be 60 s.
+  assert.ok(tookMs < 30_000, `exited after ${Math.round(tookMs)} ms`);
   assert.equal(stderr.trim().split("\n").length, 1, stderr);
   assert.match(
     stderr,
     new RegExp(
-      `^rustpad-mcp: Cannot start as Redis at redis://127\\.0\\.0\\.1:${redis.port}/0 \\(RUSTPAD_STATE_URL\\) did not answer within 500 ms`,
+      `^rustpad-mcp: Cannot start as Redis at redis://127\\.0\\.0\\.1:${redis.port}/0 \\(RUSTPAD_STATE_URL\\) refused the connection`,
     ),
   );
   assert.ok(!stderr.includes("never-shown-password"));
@@ -122,9 +132,11 @@ Deno.test("while Redis is down, /healthz reports it, a write that needs Redis fa
     RUSTPAD_STATE_URL: redis.url,
     RUSTPAD_TIMEOUT_MS: "1000",
   });
+  // Rustpad's own status (the probe's) is another test's.
   const health = async () => {
     const response = await fetch(new URL("/healthz", cli.url));
-    return { status: response.status, body: await response.json() };
+    const { rustpad: _, ...body } = await response.json();
+    return { status: response.status, body };
   };
   assert.deepEqual(await health(), {
     status: 200,
@@ -148,6 +160,12 @@ Deno.test("while Redis is down, /healthz reports it, a write that needs Redis fa
   await waitFor(
     async () => (await health()).status === 503,
     "/healthz to report Redis down",
+  );
+  await waitFor(
+    () =>
+      /Redis at redis:\/\/127\.0\.0\.1:\d+\/0 \(RUSTPAD_STATE_URL\) is unreachable/
+        .test(cli.stderr()),
+    "one line on stderr saying Redis went away",
   );
   assert.deepEqual(await health(), {
     status: 503,
@@ -176,6 +194,11 @@ Deno.test("while Redis is down, /healthz reports it, a write that needs Redis fa
     async () => (await health()).status === 200,
     "/healthz to recover",
   );
+  await waitFor(
+    () => /\(RUSTPAD_STATE_URL\) is back/.test(cli.stderr()),
+    "one line on stderr saying Redis is back",
+  );
+  assert.equal(cli.stderr().match(/is unreachable/g)?.length, 1, cli.stderr());
   const retried = structured(
     await agent.call("append_to_document", {
       id: "down",

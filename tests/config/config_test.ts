@@ -308,5 +308,9 @@ Deno.test("loadConfig() reads every variable at once", () => {
     embeddedPublic: false,
     embeddedDatabase: "pads.sqlite",
     embeddedListen: { hostname: "127.0.0.1", port: 3030 },
+    embeddedPublicHost: undefined,
+    embeddedAllowedOrigins: [],
+    embeddedMaxConnections: 1024,
+    embeddedMaxSocketsPerPad: 256,
   });
 });

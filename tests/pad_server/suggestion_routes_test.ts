@@ -53,7 +53,7 @@ Deno.test("POST /api/suggestions/{id}/{sid} accepts once with 200, refuses a sec
     for (const body of ['{"verdict":"maybe"}', "not json", { by: "Ada" }]) {
       const bad = await decide(`${base}/s1`, body);
       assert.equal(bad.status, 400, JSON.stringify(body));
-      assert.match((await bad.json()).error, /Cannot read the decision/);
+      assert.match((await bad.json()).error, /Cannot decide a suggestion/);
     }
     const missing = await decide(`${base}/s9`, { verdict: "accept" });
     assert.equal(missing.status, 404);

@@ -13,7 +13,9 @@ import {
   TOOLS,
 } from "../../src/tools/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
-import { connectHttp, startHttp } from "../_http.ts";
+import { connectHttp, spawnCli, startHttp } from "../_http.ts";
+import { startRedis } from "../_redis.ts";
+import { modernHttp } from "../_modern.ts";
 import { RawPerson } from "../_person.ts";
 import { errorOf, structured, textOf, waitFor } from "../_mcp.ts";
 
@@ -195,7 +197,7 @@ Deno.test("RUSTPAD_REQUIRE_READ counts a read by any session of the identity, an
     errorOf(
       await bob.call("append_to_document", { id: "read-first", text: "?" }),
     ),
-    /as this connection has not read it and RUSTPAD_REQUIRE_READ is on/,
+    /as this identity \(this process, or this bearer token\) has not read it and RUSTPAD_REQUIRE_READ is on/,
   );
   assert.equal(http.pads.text("read-first"), "people's text!");
 });
@@ -224,4 +226,97 @@ Deno.test("undoing the agent's own rewrite asks what it removes and what it rest
     asked.at(-1),
     `Undo your edit of revision ${rewritten.revision} on pad "rewrite", removing the 40 code points it wrote and restoring the ${peoples.length} it deleted (the pad goes from 40 to ${peoples.length} code points)?`,
   );
+});
+
+Deno.test("replicas: an edit_id from one replica undoes that edit on the other, which shares the secret and Redis", async () => {
+  await using pads = await startPadServer();
+  await using redis = await startRedis();
+  const env = {
+    RUSTPAD_URL: pads.url,
+    RUSTPAD_STATE_URL: redis.url,
+    RUSTPAD_CONFIRM_SECRET: "replicas-share-this-secret-0123456789abcdef",
+  };
+  await using a = await spawnCli(env);
+  await using b = await spawnCli(env);
+  await using onA = await connectHttp(a.url);
+  await using onB = await connectHttp(b.url);
+  structured(await onB.call("append_to_document", { id: "far", text: "B " }));
+  const written = structured(
+    await onA.call("append_to_document", { id: "far", text: "A " }),
+  );
+  structured(await onB.call("append_to_document", { id: "far", text: "B2" }));
+  const undone = structured(
+    await onB.call("undo_last_edit", { id: "far", edit_id: written.edit_id }),
+  );
+  assert.equal(undone.status, "applied");
+  assert.equal(pads.text("far"), "B B2");
+});
+
+Deno.test("2026 era over HTTP: a named identity's last edit is its own, undone from another connection without edit_id", async () => {
+  await using http = await startHttp({ identities });
+  {
+    await using alice = await modernHttp(http.server.url, { token: ALICE });
+    await alice.call("append_to_document", { id: "era", text: "kept text " });
+    const written = await alice.call("append_to_document", {
+      id: "era",
+      text: "dropped",
+    });
+    assert.equal(written.isError, undefined, JSON.stringify(written));
+  }
+  await using bob = await modernHttp(http.server.url, { token: BOB });
+  const nothing = await bob.call("undo_last_edit", { id: "era" });
+  assert.equal(nothing.isError, true);
+  await using again = await modernHttp(http.server.url, { token: ALICE });
+  const undone = await again.call("undo_last_edit", { id: "era" });
+  assert.equal(
+    (undone.structuredContent as { status: string }).status,
+    "applied",
+  );
+  assert.equal(http.pads.text("era"), "kept text ");
+});
+
+Deno.test("2026 era: alice's requestState is refused for bob and changes nothing; it still works for alice", async () => {
+  await using http = await startHttp({ identities });
+  await using alice = await modernHttp(http.server.url, {
+    token: ALICE,
+    manual: true,
+  });
+  await using bob = await modernHttp(http.server.url, {
+    token: BOB,
+    manual: true,
+  });
+  await alice.call("append_to_document", { id: "sealed", text: "alice's" });
+  const call = {
+    name: "set_document",
+    arguments: { id: "sealed", text: "bob was here" },
+  };
+  const asked = await alice.client.callTool(call, {
+    allowInputRequired: true,
+  }) as unknown as { resultType: string; requestState: string };
+  assert.equal(asked.resultType, "input_required");
+  const accept = { confirm: { action: "accept", content: { confirm: true } } };
+  const retry = (agent: typeof alice) =>
+    agent.client.callTool(
+      // The retry's MRTR fields, which callTool's 2025-shaped type lacks.
+      {
+        ...call,
+        inputResponses: accept,
+        requestState: asked.requestState,
+      } as typeof call,
+      { allowInputRequired: true },
+    );
+  const refused = await retry(bob);
+  assert.equal(refused.isError, true, JSON.stringify(refused));
+  assert.match(
+    (refused.content as { text: string }[])[0]!.text,
+    /issued to another identity/,
+  );
+  assert.equal(http.pads.text("sealed"), "alice's");
+  const genuine = await retry(alice);
+  assert.equal(
+    (genuine.structuredContent as { status: string }).status,
+    "applied",
+    JSON.stringify(genuine),
+  );
+  assert.equal(http.pads.text("sealed"), "bob was here");
 });
