@@ -164,8 +164,9 @@ export class ConnectionReader {
 
   /** Every buffered byte, taken out: a protocol after an upgrade reads on. */
   takeAll(): Uint8Array {
-    const bytes = this.#buffer;
+    const bytes = this.#buffer.subarray(this.#at);
     this.#buffer = new Uint8Array(0);
+    this.#at = 0;
     return bytes;
   }
 

@@ -10,7 +10,6 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
 import {
   CLOSE_CODE,
   closePayload,
@@ -20,6 +19,7 @@ import {
   FrameParser,
   MessageAssembler,
   OPCODE,
+  switchingProtocols,
 } from "./_websocket_frames.ts";
 import {
   afterwards,
@@ -43,19 +43,17 @@ const DEFAULT_LIMITS: Required<WebSocketLimits> = {
   maxQueuedMessages: 4096,
   maxQueuedBytes: 64 * 1024 * 1024,
 };
-const GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-/** Reads start small, so thousands of idle sockets hold little. */
+// Reads start small, so thousands of idle sockets hold little; frames
+// below JOIN_BELOW go out joined in one write; reading a client pauses
+// while more than READ_PAUSE_* waits to be written to it; a close waits
+// CLOSE_WAIT_MS for the client's close frame.
 const SMALL_READ = 4096;
 const LARGE_READ = 65_536;
-/** Frames smaller than this are joined with their neighbours into one write. */
 const JOIN_BELOW = 16_384;
-/** Reading the client pauses while more than this waits to be written. */
 const READ_PAUSE_MESSAGES = 256;
 const READ_PAUSE_BYTES = 1024 * 1024;
-/** How long a close waits for the client's close frame. */
 const CLOSE_WAIT_MS = 2000;
 const decoder = new TextDecoder("utf-8", { fatal: true });
-const encoder = new TextEncoder();
 
 /**
  * The server end of one WebSocket: `open`, `message` and `close` events,
@@ -176,12 +174,7 @@ export class ServerWebSocket extends EventTarget {
 
   /** The `101` head to write before {@linkcode run}. */
   handshake(): Uint8Array {
-    const accept = createHash("sha1").update(this.#key + GUID).digest(
-      "base64",
-    );
-    return encoder.encode(
-      `HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`,
-    );
+    return switchingProtocols(this.#key);
   }
 
   /**
@@ -234,11 +227,7 @@ export class ServerWebSocket extends EventTarget {
     }
   }
 
-  /**
-   * After a protocol error, read on and drop what comes until the client
-   * closes (or the close wait ends): closing with its bytes unread would
-   * reset the connection, and the client could lose our close frame.
-   */
+  /** After a protocol error, drop what comes until the client closes. */
   async #discardUntilClosed(code: number, reason: string): Promise<void> {
     const scratch = new Uint8Array(LARGE_READ);
     try {

@@ -58,6 +58,21 @@ export class SocketHub {
     return this.#perPad.get(padId) ?? 0;
   }
 
+  /**
+   * If `most` sockets are open on `padId`, close `socket` once open with
+   * 1013 (Try Again Later) and why, as a browser cannot read the body of a
+   * refused upgrade; whether it was refused.
+   */
+  refuseFull(socket: ServerWebSocket, padId: string, most: number): boolean {
+    if (this.socketCount(padId) < most) return false;
+    socket.addEventListener("open", () =>
+      socket.close(
+        1013,
+        `Cannot join the pad as ${most} sockets are open on it (RUSTPAD_EMBEDDED_MAX_SOCKETS_PER_PAD)`,
+      ));
+    return true;
+  }
+
   /** Follow a socket of `room` from its upgrade to its close. */
   watch(socket: ServerWebSocket, room: Room): void {
     let connection: Connection | undefined;

@@ -17,10 +17,11 @@
  */
 
 import {
-  HttpListener,
+  type HttpListener,
   type ServerWebSocket,
   upgradeWebSocket,
 } from "../http/mod.ts";
+import { padListener } from "./_listen.ts";
 import { main } from "./_cli.ts";
 import {
   type AccessPolicy,
@@ -60,8 +61,6 @@ export type {
 
 /** How long closing waits for responses in flight. */
 const CLOSE_GRACE_MS = 1000;
-/** The close code of a socket refused for now (RFC 6455: Try Again Later). */
-const TRY_AGAIN_LATER = 1013;
 
 /**
  * A running pad server; start one with {@linkcode startPadServer}.
@@ -140,23 +139,12 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     this.#bounds = bounds(options);
     const log = options.log ?? ((line: string) => console.error(line));
     this.#log = log;
-    this.#listener = new HttpListener({
-      hostname: options.hostname ?? "127.0.0.1",
-      port: options.port ?? 0,
-      maxConnections: this.#bounds.maxConnections,
-      maxConnectionsVariable: "RUSTPAD_EMBEDDED_MAX_CONNECTIONS",
-      shedIdle: true,
-      requestTimeoutMs: this.#bounds.requestTimeoutMs,
-      requestTimeoutVariable: "requestTimeoutMs",
-      keepAliveMs: this.#bounds.keepAliveMs,
-      // No route takes a body yet; the suggestion routes may take small ones.
-      maxBodyBytes: 1024 * 1024,
-      maxBodyBytesInFlight: 16 * 1024 * 1024,
-      maxHeadBytes: 16 * 1024,
-      handler: (request) => Promise.resolve(this.#serve(request)),
-      refuse: (status, message) => reply(status, message, TEXT_PLAIN),
+    this.#listener = padListener(
+      options,
+      this.#bounds,
       log,
-    });
+      (request) => this.#serve(request),
+    );
     this.#listener.start();
     const { hostname, port } = this.#listener.addr;
     this.port = port;
@@ -361,14 +349,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
       return reply(400, (error as Error).message, TEXT_PLAIN);
     }
     const { socket, response } = upgrade;
-    const most = this.#bounds.maxSocketsPerPad;
-    if (this.#hub.socketCount(padId) >= most) {
-      // A browser cannot read a refused upgrade's body: say it on close.
-      socket.addEventListener("open", () =>
-        socket.close(
-          TRY_AGAIN_LATER,
-          `Cannot join the pad as ${most} sockets are open on it (RUSTPAD_EMBEDDED_MAX_SOCKETS_PER_PAD)`,
-        ));
+    if (this.#hub.refuseFull(socket, padId, this.#bounds.maxSocketsPerPad)) {
       return response;
     }
     // As on the real server, the pad exists from the upgrade request on.

@@ -14,7 +14,6 @@ export {
   RevisionLog,
 } from "./revision_log.ts";
 export {
-  cutName,
   MAX_CURSORS,
   MAX_NAME_LENGTH,
   MAX_USERS,
