@@ -12,6 +12,7 @@
 
 import { z } from "zod";
 import type { SuggestionList } from "../backend/suggestions.ts";
+import type { PadSession } from "../rustpad/session.ts";
 import { LivePads } from "../backend/live_pads.ts";
 import { waitForChange } from "./_wait.ts";
 import { READ_ANNOTATIONS } from "./_reading.ts";
@@ -47,10 +48,38 @@ const padShape = {
       "Selections as [start, end] pairs, in code points.",
     ),
   })).describe("Everyone in the pad, this server's agent included."),
+  people_stamp: z.string().describe(
+    "A fingerprint of people: pass it back to view_wait_pad.",
+  ),
   suggestions: z.array(z.unknown()).describe(
     "Suggestions as the pad server's page gets them (suggestion_desk.ts).",
   ),
 };
+
+/** Everyone in the pad with their carets, agents marked. */
+function peopleOf(session: PadSession, list: SuggestionList) {
+  const agents = new Set([...list.agentIds, session.userId]);
+  return [...session.users].map(([userId, user]) => {
+    const cursor = session.cursors.get(userId);
+    return {
+      id: userId,
+      name: user.name,
+      hue: user.hue,
+      agent: agents.has(userId),
+      cursors: cursor?.cursors ?? [],
+      selections: cursor?.selections ?? [],
+    };
+  });
+}
+
+/** A short fingerprint of what the view shows of the people (FNV-1a). */
+function stampOf(people: unknown): string {
+  let hash = 0x811c9dc5;
+  for (const char of JSON.stringify(people)) {
+    hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  }
+  return hash.toString(16);
+}
 
 /** The view's pad: its text, people and suggestions at one revision. */
 async function padForView(
@@ -67,18 +96,7 @@ async function padForView(
   }
   const pending = list.suggestions.filter((s) => s.status === "pending");
   const { userName: name, userHue: hue } = context.config;
-  const agents = new Set([...list.agentIds, session.userId]);
-  const people = [...session.users].map(([userId, user]) => {
-    const cursor = session.cursors.get(userId);
-    return {
-      id: userId,
-      name: user.name,
-      hue: user.hue,
-      agent: agents.has(userId),
-      cursors: cursor?.cursors ?? [],
-      selections: cursor?.selections ?? [],
-    };
-  });
+  const people = peopleOf(session, list);
   return result(
     {
       id,
@@ -88,6 +106,7 @@ async function padForView(
       language: session.language,
       agent: { name, hue },
       people,
+      people_stamp: stampOf(people),
       suggestions: list.revision === session.revision ? pending : [],
     },
     `Pad "${id}" at revision ${session.revision} for its view, with ${pending.length} pending suggestions.`,
@@ -111,12 +130,15 @@ export const viewWaitPadTool: ToolDefinition = defineTool({
   name: "view_wait_pad",
   title: "Wait for a pad's next revision, for its view",
   description:
-    "For the pad's view only: wait until the pad passes since_revision or a suggestion is held or decided there, then answer as view_read_pad.",
+    "For the pad's view only: wait until the pad passes since_revision, someone joins, leaves or moves a caret, or a suggestion is held or decided there, then answer as view_read_pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("The revision the view shows."),
     shown: z.array(z.string().max(64)).max(1000).default([]).describe(
       "Ids of the pending suggestions the view shows: others answer at once.",
+    ),
+    people_stamp: z.string().max(16).optional().describe(
+      "The people_stamp the view shows: another answers at once.",
     ),
     timeout_seconds: z.number().min(0).max(MAX_VIEW_WAIT_SECONDS).default(25)
       .describe("Answer the pad as it is after this long."),
@@ -125,6 +147,7 @@ export const viewWaitPadTool: ToolDefinition = defineTool({
   annotations: READ_ANNOTATIONS,
   async run(args, context, call) {
     const book = context.backend.suggestions;
+    const session = await context.sessions.get(args.id);
     await waitForChange(LivePads.of(context.sessions), {
       padId: args.id,
       sinceRevision: args.since_revision,
@@ -134,14 +157,24 @@ export const viewWaitPadTool: ToolDefinition = defineTool({
       signal: call.signal,
       holds: context.holds,
       also: (wake) => {
-        const stop = book.onChange(args.id, wake);
+        const stopBook = book.onChange(args.id, wake);
+        // People's carets and arrivals are what the view shows too.
+        const stopPeople = session.subscribe((event) => {
+          if (event.type === "cursor" || event.type === "users") wake();
+        });
+        const stop = () => {
+          stopBook();
+          stopPeople();
+        };
         // A suggestion held or decided since the view's last answer.
         void book.list(args.id).then((list) => {
           const pending = list.suggestions.filter((s) => s.status === "pending")
             .map((s) => s.id);
           const shown = new Set(args.shown);
+          const moved = args.people_stamp !== undefined &&
+            args.people_stamp !== stampOf(peopleOf(session, list));
           if (
-            pending.length !== shown.size ||
+            moved || pending.length !== shown.size ||
             pending.some((id) => !shown.has(id))
           ) {
             wake();

@@ -35,6 +35,8 @@ export interface ViewPad {
   readonly text: string;
   readonly agent: { readonly name: string; readonly hue: number };
   readonly people: readonly ViewPerson[];
+  /** What the view passes back to wait for people to move. */
+  readonly people_stamp: string;
   readonly suggestions: readonly SuggestionView[];
 }
 

@@ -113,6 +113,7 @@ async function follow(id: string): Promise<void> {
       if (pad !== undefined) {
         args.since_revision = pad.revision;
         args.shown = pad.suggestions.map((suggestion) => suggestion.id);
+        args.people_stamp = pad.people_stamp;
         args.timeout_seconds = WAIT_SECONDS;
       }
       show(
