@@ -14,7 +14,7 @@ import {
   type UserOperation,
 } from "../rustpad/protocol.ts";
 import { TextBuffer } from "../ot/text_buffer.ts";
-import { cutName } from "../rustpad/pad_state.ts";
+import { advanceCodePoints } from "../ot/code_points.ts";
 import type { PersistedPad } from "./pad_database.ts";
 
 /** A pad in memory: text, history, language, users and their cursors. */
@@ -123,7 +123,7 @@ export class Pad {
       // Ours: the real server keeps and replays names of any length.
       const info = {
         ...message.ClientInfo,
-        name: cutName(message.ClientInfo.name).text,
+        name: cutName(message.ClientInfo.name),
       };
       this.#users.set(id, info);
       return { UserInfo: { id, info } };
@@ -170,4 +170,20 @@ export class Pad {
     this.#history.push({ id, operation });
     return this.history(current);
   }
+}
+
+/**
+ * The most code points of a name the pad server keeps: four times what the
+ * MCP side shows (64), so a session still sees that a name was cut and
+ * marks it, while a name of megabytes costs a kilobyte here.
+ */
+const MAX_KEPT_NAME = 256;
+
+/** `name` if at most MAX_KEPT_NAME code points, else its start and "…". */
+function cutName(name: string): string {
+  const end = advanceCodePoints(name, 0, MAX_KEPT_NAME);
+  if (end === name.length) return name;
+  // Copied: a slice would keep the whole string alive in V8.
+  const head = name.slice(0, advanceCodePoints(name, 0, MAX_KEPT_NAME - 1));
+  return `${Array.from(head).join("")}…`;
 }
