@@ -98,6 +98,7 @@ export class SuggestionBook {
   readonly #options: SuggestionBookOptions;
   readonly #now: () => number;
   readonly #listeners = new PadListeners<SuggestionRecord>();
+  readonly #changes = new PadListeners<SuggestionRecord>();
 
   /** Keep suggestions as `options` say. */
   constructor(options: SuggestionBookOptions) {
@@ -135,6 +136,7 @@ export class SuggestionBook {
       limits,
     );
     if (added !== "added") throw fullError(record.pad, added, limits);
+    this.#changes.tell(record.pad, record);
     return record;
   }
 
@@ -268,8 +270,19 @@ export class SuggestionBook {
     return this.#listeners.add(pad, listener);
   }
 
+  /**
+   * Hear of every suggestion held on `pad` and every decision there, in
+   * this process (a person's view of the pad follows them).
+   *
+   * @returns Unsubscribes.
+   */
+  onChange(pad: string, listener: DecisionListener): () => void {
+    return this.#changes.add(pad, listener);
+  }
+
   #tell(pad: string, record: SuggestionRecord): void {
     this.#listeners.tell(pad, record);
+    this.#changes.tell(pad, record);
   }
 
   /** The record if pending (carried to now), else the refusal to answer. */
