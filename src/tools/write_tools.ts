@@ -176,7 +176,7 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
   name: "append_to_document",
   title: "Append to a pad",
   description:
-    "Append text verbatim at the end of a pad, keeping what people type meanwhile; new_line: true starts it on a line of its own. A mistyped id silently makes a new pad: start pads with create_document. Empty text sends nothing.",
+    "Append text verbatim at the end of a pad, keeping what people type meanwhile; new_line: true starts it on a line of its own. Empty text sends nothing.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("Text to append, verbatim."),
