@@ -14,6 +14,7 @@ import type { PadSession } from "../rustpad/session.ts";
 import type { SessionPool } from "../rustpad/session_pool.ts";
 import { LivePads } from "./live_pads.ts";
 import { applySuggestion } from "./_suggestion_apply.ts";
+import { ExpiryAlarms } from "./_expiry_alarms.ts";
 import type { SuggestionLimits, SuggestionStore } from "./suggestion_store.ts";
 import {
   advance,
@@ -98,11 +99,21 @@ export class SuggestionBook {
   readonly #options: SuggestionBookOptions;
   readonly #now: () => number;
   readonly #listeners = new PadListeners<SuggestionRecord>();
+  readonly #alarms: ExpiryAlarms;
 
   /** Keep suggestions as `options` say. */
   constructor(options: SuggestionBookOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    // Reading a pad's suggestions settles (and tells) the expired ones.
+    this.#alarms = new ExpiryAlarms(this.#now, (pad) => {
+      this.records(pad).catch(() => {/* Closed or unreachable: next read. */});
+    });
+  }
+
+  /** Stop the expiry timers; expiries are then noticed when next read. */
+  close(): void {
+    this.#alarms.close();
   }
 
   /**
@@ -135,6 +146,7 @@ export class SuggestionBook {
       limits,
     );
     if (added !== "added") throw fullError(record.pad, added, limits);
+    this.#alarms.arm(record.pad, record.expiresAt);
     return record;
   }
 
@@ -176,6 +188,12 @@ export class SuggestionBook {
       const now = await this.#settle(record, stored.get(record.id)!, session);
       if (now !== undefined) settled.push(now);
     }
+    const expiries = settled.filter((record) => record.status === "pending")
+      .map((record) => record.expiresAt);
+    this.#alarms.rearm(
+      pad,
+      expiries.length === 0 ? undefined : Math.min(...expiries),
+    );
     settled.sort((a, b) =>
       Number(b.status === "pending") - Number(a.status === "pending") ||
       a.createdAt - b.createdAt

@@ -17,7 +17,7 @@ import { idempotent } from "./_idempotent.ts";
 import { Suggested, suggestSchema } from "./_suggest.ts";
 export { idempotencyKeySchema } from "./_idempotent.ts";
 export { NothingToChange, type WriteGate, type WriteOutcome } from "./_gate.ts";
-import { nearbyAt, nearbySchema } from "./_presence.ts";
+import { nearbyAt, nearbySchema, type PeopleNearby } from "./_presence.ts";
 import {
   countField,
   hasRead,
@@ -144,7 +144,9 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
     try {
       result = await write(args, gate, context, call);
     } catch (error) {
-      if (error instanceof Suggested) return suggestedResult(context, error);
+      if (error instanceof Suggested) {
+        return withPeopleNearby(suggestedResult(context, error), error.nearby);
+      }
       if (!(error instanceof NothingToChange) || id === undefined) throw error;
       return unchangedResult(context, id, error);
     } finally {
@@ -378,7 +380,7 @@ async function withEditId(
 /** Add who was at the change to an applied write's result, if anyone. */
 function withPeopleNearby(
   result: ToolResult,
-  nearby: Awaited<ReturnType<typeof nearbyAt>>,
+  nearby: PeopleNearby,
 ): ToolResult {
   if (nearby.people_nearby === undefined) return result;
   return {
