@@ -13,7 +13,7 @@ import type { ToolContext } from "./tool.ts";
 
 /** The `suggest` parameter every text-writing tool takes. */
 export const suggestSchema = z.boolean().optional().describe(
-  "Hold for people in the pad to accept.",
+  "Hold for people to accept.",
 );
 
 /** A write held as a suggestion: the write tool answers `suggested`. */

@@ -139,3 +139,19 @@ Deno.test("on Redis, a pending suggestion's expiry wakes wait_for_change, and th
   const onB = await b.suggestions.list("sn-redis");
   assert.deepEqual(onB.suggestions.map((s) => s.status), ["expired"]);
 });
+
+Deno.test("set_language is never held, and says why where a model reads it: under RUSTPAD_SUGGEST=always it applies", async () => {
+  await using h = await connectWithDesk({ env: { RUSTPAD_SUGGEST: "always" } });
+  const { tools } = await h.client.listTools();
+  const tool = tools.find((tool) => tool.name === "set_language")!;
+  assert.equal("suggest" in (tool.inputSchema.properties ?? {}), false);
+  assert.match(
+    tool.description ?? "",
+    /Never a suggestion: it changes no text/,
+  );
+  const set = structured(
+    await h.call("set_language", { id: "sn-lang", language: "python" }),
+  );
+  assert.equal(set.status, "applied");
+  assert.equal((await listed(h, "sn-lang")).suggestions.length, 0);
+});
