@@ -26,6 +26,8 @@ export interface SuggestionView {
   readonly expiresAt: string;
   /** Its change, on the text at the list's revision (pending ones). */
   readonly hunks: readonly SuggestionHunk[];
+  /** For a language change: the language it sets (and no hunks). */
+  readonly language?: string;
   /** Why it is outdated, expired or withdrawn. */
   readonly reason?: string;
   /** Who accepted or rejected it. */
@@ -103,6 +105,7 @@ export function viewOf(record: SuggestionRecord, text: string): SuggestionView {
     hunks: record.status === "pending"
       ? hunksOf(text, record.operation)
       : record.hunks ?? [],
+    ...(record.language !== undefined && { language: record.language }),
     ...(record.reason !== undefined && { reason: record.reason }),
     ...(record.decidedBy !== undefined && { decidedBy: record.decidedBy }),
     ...(record.decidedAt !== undefined && { decidedAt: iso(record.decidedAt) }),

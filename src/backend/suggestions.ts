@@ -59,6 +59,8 @@ export interface HoldRequest {
   readonly operation: TextOperation;
   /** Its unified diff. */
   readonly diff: string;
+  /** For a language change: the language (the operation changes nothing). */
+  readonly language?: string;
 }
 
 /** How a {@linkcode SuggestionBook} is set up. */
@@ -134,6 +136,7 @@ export class SuggestionBook {
       revision: session.revision,
       operation: request.operation.toJSON(),
       diff: request.diff,
+      ...(request.language !== undefined && { language: request.language }),
       status: "pending",
       createdAt: now,
       expiresAt: now + this.#options.ttlMs,

@@ -49,6 +49,7 @@ export async function holdSuggestion(
   summary: string,
   session: PadSession,
   operation: TextOperation,
+  language?: string,
 ): Promise<Suggested> {
   if (session.hasPendingEdits) {
     throw new Error(
@@ -65,6 +66,7 @@ export async function holdSuggestion(
     session,
     operation,
     diff,
+    ...(language !== undefined && { language }),
   });
   return new Suggested(
     record,

@@ -69,13 +69,6 @@ export interface WriteArgs {
 export interface WriteToolDefinition<Input extends z.ZodRawShape>
   extends Omit<ToolDefinition<Input>, "run"> {
   /**
-   * Whether the tool takes `suggest` (held for people to decide): every
-   * tool that writes text does.
-   *
-   * @default {true}
-   */
-  readonly suggests?: boolean;
-  /**
    * Answer one call; ask through `gate.confirm` and write through
    * `gate.edit`.
    */
@@ -111,7 +104,7 @@ export interface WriteToolDefinition<Input extends z.ZodRawShape>
 export function defineWriteTool<Input extends z.ZodRawShape>(
   definition: WriteToolDefinition<Input>,
 ): ToolDefinition<Input> {
-  const { write, suggests = true, ...listed } = definition;
+  const { write, ...listed } = definition;
   type Args = z.output<z.ZodObject<Input>> & WriteArgs;
   const run = async (
     args: Args,
@@ -130,7 +123,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
         );
       }
     }
-    const suggest = suggests && context.config.suggest !== "never" &&
+    const suggest = context.config.suggest !== "never" &&
       (args.suggest ?? context.config.suggest === "always");
     const gate = writeGate(
       context,
@@ -176,9 +169,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
   const shape = { ...listed.inputSchema.shape, suggest: suggestSchema };
   return {
     ...listed,
-    inputSchema: suggests
-      ? objectSchema(shape) as unknown as z.ZodObject<Input>
-      : listed.inputSchema,
+    inputSchema: objectSchema(shape) as unknown as z.ZodObject<Input>,
     run: (args, context, call) =>
       idempotent(
         context,

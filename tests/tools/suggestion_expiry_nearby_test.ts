@@ -1,6 +1,7 @@
 // A suggested write answers who is at the lines it would change, as a write
 // does; a pending suggestion's expiry is a decision the agent hears in
-// wait_for_change when it falls due, in memory and on Redis.
+// wait_for_change when it falls due, in memory and on Redis; set_language
+// is suggested, decided and heard like the text writes.
 
 import assert from "node:assert/strict";
 import { createBackend, loadConfig } from "../../mod.ts";
@@ -10,7 +11,7 @@ import { connect, type Harness, structured, textOf } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
 import { startRedis } from "../_redis.ts";
 import { waitFor } from "../_wait.ts";
-import { connectWithDesk, listed } from "./_suggestions.ts";
+import { connectWithDesk, decide, listed } from "./_suggestions.ts";
 
 /** Ann typed `text` into `id` and put her caret at `caret`; the agent sees it. */
 async function padWithAnn(
@@ -140,18 +141,80 @@ Deno.test("on Redis, a pending suggestion's expiry wakes wait_for_change, and th
   assert.deepEqual(onB.suggestions.map((s) => s.status), ["expired"]);
 });
 
-Deno.test("set_language is never held, and says why where a model reads it: under RUSTPAD_SUGGEST=always it applies", async () => {
-  await using h = await connectWithDesk({ env: { RUSTPAD_SUGGEST: "always" } });
-  const { tools } = await h.client.listTools();
-  const tool = tools.find((tool) => tool.name === "set_language")!;
-  assert.equal("suggest" in (tool.inputSchema.properties ?? {}), false);
-  assert.match(
-    tool.description ?? "",
-    /Never a suggestion: it changes no text/,
+Deno.test("a suggested set_language changes nothing until accepted over HTTP, then sets the language; a rejected one never does", async () => {
+  await using h = await connectWithDesk();
+  const languageOf = async (id: string) =>
+    structured(await h.call("get_document_info", { id })).language;
+  structured(
+    await h.call("append_to_document", { id: "sn-lang", text: "x\n" }),
   );
-  const set = structured(
-    await h.call("set_language", { id: "sn-lang", language: "python" }),
+  const before = await languageOf("sn-lang");
+  const made = structured(
+    await h.call("set_language", {
+      id: "sn-lang",
+      language: "python",
+      suggest: true,
+    }),
   );
-  assert.equal(set.status, "applied");
-  assert.equal((await listed(h, "sn-lang")).suggestions.length, 0);
+  assert.equal(made.status, "suggested");
+  assert.equal(await languageOf("sn-lang"), before);
+  const [shown] = (await listed(h, "sn-lang")).suggestions as {
+    id: string;
+    status: string;
+    hunks: unknown[];
+    language?: string;
+  }[];
+  assert.deepEqual(
+    { status: shown?.status, hunks: shown?.hunks, language: shown?.language },
+    { status: "pending", hunks: [], language: "python" },
+  );
+  const accepted = await decide(
+    h,
+    "sn-lang",
+    String(made.suggestion_id),
+    "accept",
+    "Ann",
+  );
+  assert.equal(accepted.status, 200);
+  assert.equal(accepted.body.status, "accepted");
+  assert.equal(await languageOf("sn-lang"), "python");
+  assert.equal(await h.text("sn-lang"), "x\n");
+
+  const other = structured(
+    await h.call("set_language", {
+      id: "sn-lang",
+      language: "rust",
+      suggest: true,
+    }),
+  );
+  const rejected = await decide(
+    h,
+    "sn-lang",
+    String(other.suggestion_id),
+    "reject",
+    "Bo",
+  );
+  assert.equal(rejected.status, 200);
+  // The agent hears both verdicts; the language made no revision.
+  const heard = structured(
+    await h.call("wait_for_change", {
+      id: "sn-lang",
+      since_revision: other.revision as number,
+      timeout_seconds: 10,
+    }),
+  );
+  assert.deepEqual(heard.decisions, [
+    {
+      suggestion_id: made.suggestion_id,
+      status: "accepted",
+      decided_by: "Ann",
+      landed_revision: made.revision,
+    },
+    {
+      suggestion_id: other.suggestion_id,
+      status: "rejected",
+      decided_by: "Bo",
+    },
+  ]);
+  assert.equal(await languageOf("sn-lang"), "python");
 });
