@@ -4,63 +4,17 @@
 
 import type { PadSession } from "../rustpad/session.ts";
 import type { AddOutcome, SuggestionLimits } from "./suggestion_store.ts";
-import {
-  hunksOf,
-  type SuggestionHunk,
-  type SuggestionRecord,
-} from "./_suggestion_record.ts";
+import { hunksOf, type SuggestionRecord } from "./_suggestion_record.ts";
+import type {
+  SuggestionDecision,
+  SuggestionView,
+} from "../rustpad/suggestion_views.ts";
 
-/** A suggestion as people and agents see it. */
-export interface SuggestionView {
-  /** Its id, opaque. */
-  readonly id: string;
-  /** Where it stands. */
-  readonly status: SuggestionRecord["status"];
-  /** The agent that made it. */
-  readonly author: { name: string; hue: number; agent: boolean };
-  /** What it does, by the agent: untrusted. */
-  readonly summary: string;
-  /** ISO 8601 time it was made. */
-  readonly createdAt: string;
-  /** ISO 8601 time a pending one expires. */
-  readonly expiresAt: string;
-  /** Its change, on the text at the list's revision (pending ones). */
-  readonly hunks: readonly SuggestionHunk[];
-  /** For a language change: the language it sets (and no hunks). */
-  readonly language?: string;
-  /** Why it is outdated, expired or withdrawn. */
-  readonly reason?: string;
-  /** Who accepted or rejected it. */
-  readonly decidedBy?: string;
-  /** ISO 8601 time of the decision. */
-  readonly decidedAt?: string;
-  /** The revision an accepted one landed as. */
-  readonly landedRevision?: number;
-}
-
-/** A pad's suggestions at one revision, pending first. */
-export interface SuggestionList {
-  /** The pad revision pending hunks refer to. */
-  readonly revision: number;
-  /** Pending first, then decided ones. */
-  readonly suggestions: readonly SuggestionView[];
-  /** User ids of this server's connections to the pad. */
-  readonly agentIds: readonly number[];
-}
-
-/** A decision's outcome. */
-export type SuggestionDecision =
-  | { readonly ok: true; readonly suggestion: SuggestionView }
-  | {
-    /** Not decided. */
-    readonly ok: false;
-    /** `missing`: no such suggestion; `final`: decided already. */
-    readonly kind: "missing" | "final";
-    /** What was wrong and what to do. */
-    readonly error: string;
-    /** As it stands. */
-    readonly suggestion?: SuggestionView;
-  };
+export type {
+  SuggestionDecision,
+  SuggestionList,
+  SuggestionView,
+} from "../rustpad/suggestion_views.ts";
 
 /** A decision not made, and why. */
 export function refusal(
