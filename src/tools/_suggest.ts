@@ -11,7 +11,7 @@ import { unifiedDiff } from "../text/diff.ts";
 import { nearbyHeld, type PeopleNearby } from "./_presence.ts";
 import type { ToolContext } from "./tool.ts";
 
-/** The `suggest` parameter every text-writing tool takes. */
+/** The `suggest` parameter every write tool takes. */
 export const suggestSchema = z.boolean().optional().describe(
   "Hold for people to accept.",
 );
