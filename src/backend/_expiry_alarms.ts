@@ -27,8 +27,14 @@ export class ExpiryAlarms {
     this.#set(pad, at);
   }
 
-  /** Arm `pad` for exactly `at`, or disarm it for `undefined`. */
-  rearm(pad: string, at: number | undefined): void {
+  /** Arm `pad` for the nearest expiry of its pending `records`, if any. */
+  rearm(
+    pad: string,
+    records: readonly { status: string; expiresAt: number }[],
+  ): void {
+    const expiries = records.filter((record) => record.status === "pending")
+      .map((record) => record.expiresAt);
+    const at = expiries.length === 0 ? undefined : Math.min(...expiries);
     const set = this.#timers.get(pad);
     if (set?.at === at) return;
     if (set !== undefined) clearTimeout(set.id);
