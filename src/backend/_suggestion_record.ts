@@ -36,6 +36,8 @@ export interface SuggestionRecord {
   readonly revision: number;
   /** The held operation, as JSON. */
   readonly operation: Component[];
+  /** For a language change: the language; its operation changes no text. */
+  readonly language?: string;
   /** The unified diff on the text it was made on. */
   readonly diff: string;
   /** Where it stands. */

@@ -2,6 +2,7 @@
 // HTTP API) and to agents: views in UTF-16 hunks, ISO times, and the
 // refusals of a decision that cannot be made.
 
+import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import type { AddOutcome, SuggestionLimits } from "./suggestion_store.ts";
 import { hunksOf, type SuggestionRecord } from "./_suggestion_record.ts";
@@ -59,6 +60,7 @@ export function viewOf(record: SuggestionRecord, text: string): SuggestionView {
     hunks: record.status === "pending"
       ? hunksOf(text, record.operation)
       : record.hunks ?? [],
+    ...(record.language !== undefined && { language: record.language }),
     ...(record.reason !== undefined && { reason: record.reason }),
     ...(record.decidedBy !== undefined && { decidedBy: record.decidedBy }),
     ...(record.decidedAt !== undefined && { decidedAt: iso(record.decidedAt) }),
@@ -67,10 +69,48 @@ export function viewOf(record: SuggestionRecord, text: string): SuggestionView {
   };
 }
 
-/** The agent's name and colour as its connection announced them. */
-export function authorOf(session: PadSession): { name: string; hue: number } {
+/** What a write tool gives to hold its operation. */
+export interface HoldRequest {
+  /** The agent's identity. */
+  readonly identity: string;
+  /** The agent. */
+  readonly agent: string;
+  /** What it does. */
+  readonly summary: string;
+  /** The session the operation was built on, at its server text. */
+  readonly session: PadSession;
+  /** The operation, on the session's server text. */
+  readonly operation: TextOperation;
+  /** Its unified diff. */
+  readonly diff: string;
+  /** For a language change: the language (the operation changes nothing). */
+  readonly language?: string;
+}
+
+/** The pending record of `request`, made at `now`, expiring `ttlMs` later. */
+export function heldRecord(
+  request: HoldRequest,
+  now: number,
+  ttlMs: number,
+): SuggestionRecord {
+  const { session } = request;
   const info = session.users.get(session.userId);
-  return { name: info?.name ?? "agent", hue: info?.hue ?? 0 };
+  return {
+    id: `s${crypto.randomUUID().replaceAll("-", "").slice(0, 11)}`,
+    pad: session.padId,
+    identity: request.identity,
+    agent: request.agent,
+    // The agent's name and colour as its connection announced them.
+    author: { name: info?.name ?? "agent", hue: info?.hue ?? 0 },
+    summary: request.summary,
+    revision: session.revision,
+    operation: request.operation.toJSON(),
+    diff: request.diff,
+    ...(request.language !== undefined && { language: request.language }),
+    status: "pending",
+    createdAt: now,
+    expiresAt: now + ttlMs,
+  };
 }
 
 /** The error of a suggestion over a bound, naming what to do. */

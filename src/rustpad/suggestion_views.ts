@@ -57,6 +57,8 @@ export interface SuggestionView {
    * decided ones keep what they were when decided).
    */
   readonly hunks: readonly SuggestionHunk[];
+  /** For a language change: the language it sets (and no hunks). */
+  readonly language?: string;
   /** Why it is outdated, expired or withdrawn. */
   readonly reason?: string;
   /** Who accepted or rejected it. */
