@@ -9,6 +9,15 @@
 // to see where a call's time goes).
 
 const NEWLINE = 10;
+/**
+ * The per-request `_meta` envelope of the 2026-07-28 era, as the v2 client
+ * sends it.
+ */
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -17,20 +26,27 @@ export class RawRpc {
   readonly #child: Deno.ChildProcess;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #modern: boolean;
   #pending: Uint8Array[] = [];
   #id = 0;
 
-  private constructor(child: Deno.ChildProcess) {
+  private constructor(child: Deno.ChildProcess, modern: boolean) {
     this.#child = child;
+    this.#modern = modern;
     this.#writer = child.stdin.getWriter();
     this.#reader = child.stdout.getReader();
   }
 
-  /** Start `script` with `env` and complete the MCP handshake. */
+  /**
+   * Start `script` with `env` and complete the MCP handshake: `initialize`
+   * (the 2025 era), or with `modern` `server/discover`, every request then
+   * carrying the 2026-07-28 `_meta` envelope.
+   */
   static async start(
     script: string,
     env: Record<string, string>,
     args: string[] = [],
+    modern = false,
   ): Promise<RawRpc> {
     const child = new Deno.Command(Deno.execPath(), {
       args: [
@@ -45,7 +61,11 @@ export class RawRpc {
       stdout: "piped",
       stderr: "null",
     }).spawn();
-    const rpc = new RawRpc(child);
+    const rpc = new RawRpc(child, modern);
+    if (modern) {
+      await rpc.call("server/discover", {});
+      return rpc;
+    }
     await rpc.call("initialize", {
       protocolVersion: "2025-06-18",
       capabilities: {},
@@ -58,7 +78,12 @@ export class RawRpc {
   /** Call `method` and return its result; throw on a JSON-RPC error. */
   async call(method: string, params: unknown): Promise<unknown> {
     const id = ++this.#id;
-    await this.#write({ jsonrpc: "2.0", id, method, params });
+    await this.#write({
+      jsonrpc: "2.0",
+      id,
+      method,
+      params: this.#params(params),
+    });
     for (;;) {
       const message = JSON.parse(decoder.decode(await this.#line()));
       if (message.id !== id) continue; // a notification
@@ -78,7 +103,7 @@ export class RawRpc {
       jsonrpc: "2.0",
       id,
       method: "tools/call",
-      params: { name, arguments: args },
+      params: this.#params({ name, arguments: args }),
     });
     for (;;) {
       const line = await this.#line();
@@ -99,6 +124,13 @@ export class RawRpc {
     const timer = setTimeout(() => this.#child.kill(), 2000);
     await this.#child.status;
     clearTimeout(timer);
+  }
+
+  /** `params` with the 2026-era envelope, when this peer speaks that era. */
+  #params(params: unknown): unknown {
+    return this.#modern
+      ? { ...params as Record<string, unknown>, _meta: MODERN_META }
+      : params;
   }
 
   #write(message: unknown): Promise<void> {

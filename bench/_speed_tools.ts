@@ -85,13 +85,18 @@ export async function spawnHttp(
   }
 }
 
-/** A v2 SDK client pinned to 2026-07-28 over stdio to mod.ts. */
+/**
+ * A v2 SDK client over stdio to mod.ts: pinned to 2026-07-28, or in its
+ * default mode, which falls back to the 2025-11-25 handshake.
+ */
 export async function modernStdioClient(
   rustpadUrl: string,
+  pinned = true,
 ): Promise<ModernClient> {
-  const client = new ModernClient({ name: "bench", version: "1.0.0" }, {
-    versionNegotiation: { mode: { pin: "2026-07-28" } },
-  });
+  const client = new ModernClient(
+    { name: "bench", version: "1.0.0" },
+    pinned ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
   await client.connect(
     new ModernStdioTransport({
       command: Deno.execPath(),
@@ -126,6 +131,40 @@ export async function timed(
     times.push(performance.now() - start);
   }
   return median(times);
+}
+
+/**
+ * The median times of `tasks`, `runs` calls each, taken in turn (one call
+ * of each, the first of the round moving on every round) after `warm`
+ * unmeasured rounds: a ratio between them is then not moved by a change of
+ * load on the machine, or by the garbage earlier rows left, between two
+ * separate timing windows. With `reported`, a call's time is the number
+ * its task resolves to (a time taken inside, as `timedInside` takes it);
+ * otherwise the time the task took.
+ */
+export async function timedInTurn<
+  const Tasks extends readonly ((i: number) => Promise<unknown>)[],
+>(
+  runs: number,
+  tasks: Tasks,
+  warm = 3,
+  reported = false,
+): Promise<{ [K in keyof Tasks]: number }> {
+  for (let i = 0; i < warm; i++) {
+    for (const task of tasks) await task(-1 - i);
+  }
+  const times = tasks.map((): number[] => []);
+  for (let i = 0; i < runs; i++) {
+    for (let k = 0; k < tasks.length; k++) {
+      const index = (i + k) % tasks.length;
+      const start = performance.now();
+      const answer = await tasks[index]!(i);
+      times[index]!.push(
+        reported ? answer as number : performance.now() - start,
+      );
+    }
+  }
+  return times.map(median) as { [K in keyof Tasks]: number };
 }
 
 /** The median of `runs` times that `task` reports, after `warm` unreported. */

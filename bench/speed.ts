@@ -19,7 +19,10 @@
  *   one raw socket, each checked to land exactly once;
  * - the warm append and the whole `get_document` end to end in the
  *   2026-07-28 era (the v2 client pinned to it) against the same rows in
- *   the 2025 era;
+ *   the 2025 era, the two eras' calls timed in turn (and the append of the
+ *   v2 client in the 2025 era with them, as a row, to tell the
+ *   client's share of a difference from the era's), and the append timed
+ *   inside the server by bare peers of either era;
  * - 50 concurrent 2026-era clients on `--http`, each reading and appending
  *   on its own pad in a loop for 20 s, against a bare v2 server with one
  *   trivial tool: calls per second and p95.
@@ -47,14 +50,14 @@ import {
   modernStdioClient,
   printRows,
   type Row,
-  spawnHttp,
   spawnServer,
   stdioClient,
   timed,
   timedInside,
+  timedInTurn,
 } from "./_speed_tools.ts";
 import { RawSocket } from "./_raw_socket.ts";
-import { load } from "./_modern_load.ts";
+import { appendInsideRow, loadRows } from "./_era_rows.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const QUICK = Deno.args.includes("--quick");
@@ -230,11 +233,27 @@ row(
   1,
 );
 const mcp = await stdioClient("mod.ts", pad.url);
+// The same calls in the 2026 era, end to end with the v2 client pinned to
+// it, timed in turn with the 2025-era calls so both see the same load;
+// the v2 client in the 2025 era too, which tells the client's share of a
+// difference from the era's.
+const modern = await modernStdioClient(pad.url);
+const v2Legacy = await modernStdioClient(pad.url, false);
 // The warm append end to end too: the SDK client's own cost is in both.
 const sdkPing = await timed(many, () => mcp.ping());
-const sdkAppend = await timed(
-  many,
-  () => callTool(mcp, "append_to_document", { id: "bench-e2e", text: "a\n" }),
+const append = (client: typeof mcp | typeof modern, id: string) => () =>
+  callTool(client, "append_to_document", { id, text: "a\n" });
+const [sdkAppend, modernAppend, v2LegacyAppend] = await timedInTurn(many, [
+  append(mcp, "bench-e2e"),
+  append(modern, "bench-e2e-2026"),
+  append(v2Legacy, "bench-e2e-v2"),
+]);
+notes.push(
+  `append end to end: ${sdkAppend.toFixed(2)} ms (1.x client), ${
+    v2LegacyAppend.toFixed(2)
+  } ms (v2 client, 2025 era), ${
+    modernAppend.toFixed(2)
+  } ms (v2 client, 2026 era)`,
 );
 row(
   "append end to end (SDK)",
@@ -243,10 +262,10 @@ row(
   sdkPing + smallRtt,
   1.5,
 );
-const endToEnd = await timed(
-  runs,
+const [endToEnd, modernRead] = await timedInTurn(runs, [
   () => callTool(mcp, "get_document", { id: BUSY }),
-);
+  () => callTool(modern, "get_document", { id: BUSY }),
+]);
 const relay = await stdioClient("bench/_relay_server.ts", pad.url);
 const relayed = await timed(
   runs,
@@ -274,17 +293,8 @@ row(
   1,
 );
 
-// The same two calls in the 2026 era, end to end with the v2 client pinned
-// to it: within 10% of the 2025-era rows above.
-const modern = await modernStdioClient(pad.url);
-const modernAppend = await timed(
-  many,
-  () =>
-    callTool(modern, "append_to_document", {
-      id: "bench-e2e-2026",
-      text: "a\n",
-    }),
-);
+// The 2026-era calls timed above: within 10% of the 2025-era rows; the
+// append also against the v2 client's own 2025 era (the client's share).
 row(
   "append end to end (v2 client, 2026-07-28)",
   modernAppend,
@@ -292,9 +302,12 @@ row(
   sdkAppend,
   1.1,
 );
-const modernRead = await timed(
-  runs,
-  () => callTool(modern, "get_document", { id: BUSY }),
+row(
+  "append end to end (v2 client, 2026-07-28)",
+  modernAppend,
+  "v2 client, 2025 era",
+  v2LegacyAppend,
+  1.1,
 );
 row(
   "get_document end to end (v2 client, 2026-07-28)",
@@ -303,6 +316,8 @@ row(
   endToEnd,
   1.1,
 );
+
+rows.push(await appendInsideRow(env, many));
 
 // 4. The first call on the busy pad, in a fresh server after its handshake.
 const rawCold = await timed(QUICK ? 3 : 5, async () => {
@@ -354,53 +369,21 @@ row(
 );
 notes.push(`concurrent appends: ${lost} lost, ${doubled} doubled`);
 
-// 6. Load in the 2026 era: 50 clients on --http, each reading and
-// appending on its own pad in a loop, against a bare v2 server with one
-// trivial tool in the same run: at least half its calls/s, p95 within 2x.
-const loadSeconds = QUICK ? 5 : 20;
-const http = await spawnHttp(env);
-const ours = await load(http.url, 50, loadSeconds, async (call, index) => {
-  await call("get_document", { id: `bench-load-${index}` });
-  await call("append_to_document", { id: `bench-load-${index}`, text: "x\n" });
-});
-const bareModern = await spawnServer([`${ROOT}bench/_bare_modern_server.ts`]);
-const floor = await load(bareModern.url, 50, loadSeconds, async (call) => {
-  await call("echo", { text: "x" });
-  await call("echo", { text: "x" });
-});
-row(
-  "2026 era, 50 clients on --http: 1 / calls per s",
-  1000 / ours.callsPerSecond,
-  "bare v2 server, 1 / calls per s",
-  1000 / floor.callsPerSecond,
-  2,
-);
-row(
-  "2026 era, 50 clients on --http: p95",
-  ours.p95,
-  "bare v2 server, p95",
-  floor.p95,
-  2,
-);
-notes.push(
-  `2026 load over ${loadSeconds} s: ${
-    ours.callsPerSecond.toFixed(0)
-  } calls/s, p50 ${ours.p50.toFixed(1)} ms, p95 ${
-    ours.p95.toFixed(1)
-  } ms (bare v2 server: ${floor.callsPerSecond.toFixed(0)} calls/s, p50 ${
-    floor.p50.toFixed(1)
-  } ms, p95 ${floor.p95.toFixed(1)} ms)`,
-);
+// 6. Load in the 2026 era, against a bare v2 server.
+const loaded = await loadRows(env, QUICK ? 5 : 20);
+rows.push(...loaded.rows);
+notes.push(loaded.note);
 
 await relay.close();
 await relayTwice.close();
 await modern.close();
+await v2Legacy.close();
 await mcp.close();
 await rpc.close();
 small.close();
 busy.close();
 echo.close();
-for (const server of [pad, bare, http, bareModern]) {
+for (const server of [pad, bare]) {
   server.child.kill();
   await server.child.status;
 }

@@ -15,7 +15,7 @@ const EDITOR = new URL("src/pad_server/editor/", ROOT);
 export const OUTPUT: URL = new URL("src/pad_server/_editor_page.ts", ROOT);
 
 /** The first 16 hex digits of the SHA-256 of `text`. */
-async function digest(text: string): Promise<string> {
+export async function digest(text: string): Promise<string> {
   const bytes = new Uint8Array(
     await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)),
   );
@@ -25,8 +25,14 @@ async function digest(text: string): Promise<string> {
   ).join("");
 }
 
-/** `deno bundle` of page.ts with code splitting: file name → code. */
-async function bundleChunks(): Promise<Map<string, string>> {
+/**
+ * `deno bundle` of `entry` for the browser, minified, with code splitting
+ * or as one file: file name → code.
+ */
+export async function bundleChunks(
+  entry: URL,
+  split: boolean,
+): Promise<Map<string, string>> {
   const dir = await Deno.makeTempDir({ prefix: "rustpad-editor-" });
   try {
     const { code, stderr } = await new Deno.Command(Deno.execPath(), {
@@ -36,9 +42,9 @@ async function bundleChunks(): Promise<Map<string, string>> {
         "--platform=browser",
         "--format=esm",
         "--minify",
-        "--code-splitting",
+        ...(split ? ["--code-splitting"] : []),
         `--outdir=${dir}`,
-        new URL("page.ts", EDITOR).pathname,
+        entry.pathname,
       ],
       cwd: ROOT.pathname,
       stdout: "null",
@@ -46,7 +52,7 @@ async function bundleChunks(): Promise<Map<string, string>> {
     }).output();
     if (code !== 0) {
       throw new Error(
-        `Cannot bundle the editor page as deno bundle failed: current exit code is ${code}\n${
+        `Cannot bundle ${entry.pathname} as deno bundle failed: current exit code is ${code}\n${
           new TextDecoder().decode(stderr)
         }`,
       );
@@ -66,7 +72,7 @@ async function bundleChunks(): Promise<Map<string, string>> {
 
 /** The generated module's source, built from the editor's sources now. */
 export async function buildEditorModule(): Promise<string> {
-  const chunks = await bundleChunks();
+  const chunks = await bundleChunks(new URL("page.ts", EDITOR), true);
   const entry = chunks.get("page.js");
   if (entry === undefined) {
     throw new Error(

@@ -7,13 +7,22 @@ import type { SessionPool } from "../rustpad/session_pool.ts";
 import { LivePads } from "./live_pads.ts";
 import { advance, type SuggestionRecord } from "./_suggestion_record.ts";
 
-/** Send the accepted record's operation; the revision it landed as, or why not. */
+/**
+ * Send the accepted record's operation (or set its language, which makes
+ * no revision: the pad's revision then); the revision it landed as, or why
+ * not.
+ */
 export async function applySuggestion(
   pool: SessionPool,
   record: SuggestionRecord,
 ): Promise<number | string> {
   let outdated: string | undefined;
   try {
+    if (record.language !== undefined) {
+      const session = await pool.get(record.pad);
+      await session.setLanguage(record.language);
+      return session.revision;
+    }
     const written = await pool.edit(record.pad, (live) => {
       const now = advance({ ...record, status: "pending" }, live);
       if (now.status !== "pending") {

@@ -8,27 +8,15 @@ import { advanceCodePoints } from "../ot/code_points.ts";
 import { deletesOverlap } from "../ot/deletes.ts";
 import { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
+import type {
+  SuggestionHunk,
+  SuggestionStatus,
+} from "../rustpad/suggestion_views.ts";
 
-/** Where a suggestion stands. Only `pending` can be decided. */
-export type SuggestionStatus =
-  | "pending"
-  | "accepted"
-  | "rejected"
-  | "outdated"
-  | "withdrawn"
-  | "expired";
-
-/** One change of a suggestion, in UTF-16 units of the text it is on. */
-export interface SuggestionHunk {
-  /** Where the change starts. */
-  readonly from: number;
-  /** Where the deleted text ends (`from` if none). */
-  readonly to: number;
-  /** The text removed. */
-  readonly deleted: string;
-  /** The text put in its place. */
-  readonly inserted: string;
-}
+export type {
+  SuggestionHunk,
+  SuggestionStatus,
+} from "../rustpad/suggestion_views.ts";
 
 /** A suggestion as stored. Times are milliseconds since the epoch. */
 export interface SuggestionRecord {
@@ -48,6 +36,8 @@ export interface SuggestionRecord {
   readonly revision: number;
   /** The held operation, as JSON. */
   readonly operation: Component[];
+  /** For a language change: the language; its operation changes no text. */
+  readonly language?: string;
   /** The unified diff on the text it was made on. */
   readonly diff: string;
   /** Where it stands. */

@@ -2,63 +2,20 @@
 // HTTP API) and to agents: views in UTF-16 hunks, ISO times, and the
 // refusals of a decision that cannot be made.
 
+import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import type { AddOutcome, SuggestionLimits } from "./suggestion_store.ts";
-import {
-  hunksOf,
-  type SuggestionHunk,
-  type SuggestionRecord,
-} from "./_suggestion_record.ts";
+import { hunksOf, type SuggestionRecord } from "./_suggestion_record.ts";
+import type {
+  SuggestionDecision,
+  SuggestionView,
+} from "../rustpad/suggestion_views.ts";
 
-/** A suggestion as people and agents see it. */
-export interface SuggestionView {
-  /** Its id, opaque. */
-  readonly id: string;
-  /** Where it stands. */
-  readonly status: SuggestionRecord["status"];
-  /** The agent that made it. */
-  readonly author: { name: string; hue: number; agent: boolean };
-  /** What it does, by the agent: untrusted. */
-  readonly summary: string;
-  /** ISO 8601 time it was made. */
-  readonly createdAt: string;
-  /** ISO 8601 time a pending one expires. */
-  readonly expiresAt: string;
-  /** Its change, on the text at the list's revision (pending ones). */
-  readonly hunks: readonly SuggestionHunk[];
-  /** Why it is outdated, expired or withdrawn. */
-  readonly reason?: string;
-  /** Who accepted or rejected it. */
-  readonly decidedBy?: string;
-  /** ISO 8601 time of the decision. */
-  readonly decidedAt?: string;
-  /** The revision an accepted one landed as. */
-  readonly landedRevision?: number;
-}
-
-/** A pad's suggestions at one revision, pending first. */
-export interface SuggestionList {
-  /** The pad revision pending hunks refer to. */
-  readonly revision: number;
-  /** Pending first, then decided ones. */
-  readonly suggestions: readonly SuggestionView[];
-  /** User ids of this server's connections to the pad. */
-  readonly agentIds: readonly number[];
-}
-
-/** A decision's outcome. */
-export type SuggestionDecision =
-  | { readonly ok: true; readonly suggestion: SuggestionView }
-  | {
-    /** Not decided. */
-    readonly ok: false;
-    /** `missing`: no such suggestion; `final`: decided already. */
-    readonly kind: "missing" | "final";
-    /** What was wrong and what to do. */
-    readonly error: string;
-    /** As it stands. */
-    readonly suggestion?: SuggestionView;
-  };
+export type {
+  SuggestionDecision,
+  SuggestionList,
+  SuggestionView,
+} from "../rustpad/suggestion_views.ts";
 
 /** A decision not made, and why. */
 export function refusal(
@@ -103,6 +60,7 @@ export function viewOf(record: SuggestionRecord, text: string): SuggestionView {
     hunks: record.status === "pending"
       ? hunksOf(text, record.operation)
       : record.hunks ?? [],
+    ...(record.language !== undefined && { language: record.language }),
     ...(record.reason !== undefined && { reason: record.reason }),
     ...(record.decidedBy !== undefined && { decidedBy: record.decidedBy }),
     ...(record.decidedAt !== undefined && { decidedAt: iso(record.decidedAt) }),
@@ -111,10 +69,48 @@ export function viewOf(record: SuggestionRecord, text: string): SuggestionView {
   };
 }
 
-/** The agent's name and colour as its connection announced them. */
-export function authorOf(session: PadSession): { name: string; hue: number } {
+/** What a write tool gives to hold its operation. */
+export interface HoldRequest {
+  /** The agent's identity. */
+  readonly identity: string;
+  /** The agent. */
+  readonly agent: string;
+  /** What it does. */
+  readonly summary: string;
+  /** The session the operation was built on, at its server text. */
+  readonly session: PadSession;
+  /** The operation, on the session's server text. */
+  readonly operation: TextOperation;
+  /** Its unified diff. */
+  readonly diff: string;
+  /** For a language change: the language (the operation changes nothing). */
+  readonly language?: string;
+}
+
+/** The pending record of `request`, made at `now`, expiring `ttlMs` later. */
+export function heldRecord(
+  request: HoldRequest,
+  now: number,
+  ttlMs: number,
+): SuggestionRecord {
+  const { session } = request;
   const info = session.users.get(session.userId);
-  return { name: info?.name ?? "agent", hue: info?.hue ?? 0 };
+  return {
+    id: `s${crypto.randomUUID().replaceAll("-", "").slice(0, 11)}`,
+    pad: session.padId,
+    identity: request.identity,
+    agent: request.agent,
+    // The agent's name and colour as its connection announced them.
+    author: { name: info?.name ?? "agent", hue: info?.hue ?? 0 },
+    summary: request.summary,
+    revision: session.revision,
+    operation: request.operation.toJSON(),
+    diff: request.diff,
+    ...(request.language !== undefined && { language: request.language }),
+    status: "pending",
+    createdAt: now,
+    expiresAt: now + ttlMs,
+  };
 }
 
 /** The error of a suggestion over a bound, naming what to do. */

@@ -222,6 +222,7 @@ export class Backend implements AsyncDisposable {
    * @returns When everything is closed.
    */
   close(): Promise<void> {
+    this.suggestions.close();
     this.#closing ??= Promise.all(
       [...this.#pools.values()].map((pool) => pool.close()),
     ).then(() => {});

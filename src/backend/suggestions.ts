@@ -9,11 +9,11 @@
  * @module
  */
 
-import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import type { SessionPool } from "../rustpad/session_pool.ts";
 import { LivePads } from "./live_pads.ts";
 import { applySuggestion } from "./_suggestion_apply.ts";
+import { ExpiryAlarms } from "./_expiry_alarms.ts";
 import type { SuggestionLimits, SuggestionStore } from "./suggestion_store.ts";
 import {
   advance,
@@ -21,9 +21,10 @@ import {
   type SuggestionRecord,
 } from "./_suggestion_record.ts";
 import {
-  authorOf,
   finalRefusal,
   fullError,
+  heldRecord,
+  type HoldRequest,
   missing,
   PadListeners,
   refusal,
@@ -38,27 +39,12 @@ export type {
   SuggestionStatus,
 } from "./_suggestion_record.ts";
 export {
+  type HoldRequest,
   type SuggestionDecision,
   type SuggestionList,
   type SuggestionView,
   viewOf,
 } from "./_suggestion_views.ts";
-
-/** What a write tool gives to hold its operation. */
-export interface HoldRequest {
-  /** The agent's identity. */
-  readonly identity: string;
-  /** The agent. */
-  readonly agent: string;
-  /** What it does. */
-  readonly summary: string;
-  /** The session the operation was built on, at its server text. */
-  readonly session: PadSession;
-  /** The operation, on the session's server text. */
-  readonly operation: TextOperation;
-  /** Its unified diff. */
-  readonly diff: string;
-}
 
 /** How a {@linkcode SuggestionBook} is set up. */
 export interface SuggestionBookOptions {
@@ -98,11 +84,22 @@ export class SuggestionBook {
   readonly #options: SuggestionBookOptions;
   readonly #now: () => number;
   readonly #listeners = new PadListeners<SuggestionRecord>();
+  readonly #alarms: ExpiryAlarms;
+  readonly #changes = new PadListeners<SuggestionRecord>();
 
   /** Keep suggestions as `options` say. */
   constructor(options: SuggestionBookOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    // Reading a pad's suggestions settles (and tells) the expired ones.
+    this.#alarms = new ExpiryAlarms(this.#now, (pad) => {
+      this.records(pad).catch(() => {/* Closed or unreachable: next read. */});
+    });
+  }
+
+  /** Stop the expiry timers; expiries are then noticed when next read. */
+  close(): void {
+    this.#alarms.close();
   }
 
   /**
@@ -111,22 +108,7 @@ export class SuggestionBook {
    * @throws {Error} Naming the setting, when a bound is reached.
    */
   async hold(request: HoldRequest): Promise<SuggestionRecord> {
-    const { session } = request;
-    const now = this.#now();
-    const record: SuggestionRecord = {
-      id: `s${crypto.randomUUID().replaceAll("-", "").slice(0, 11)}`,
-      pad: session.padId,
-      identity: request.identity,
-      agent: request.agent,
-      author: authorOf(session),
-      summary: request.summary,
-      revision: session.revision,
-      operation: request.operation.toJSON(),
-      diff: request.diff,
-      status: "pending",
-      createdAt: now,
-      expiresAt: now + this.#options.ttlMs,
-    };
+    const record = heldRecord(request, this.#now(), this.#options.ttlMs);
     const limits = this.#options.limits ?? SUGGESTION_LIMITS;
     const added = await this.#options.store.add(
       record.pad,
@@ -135,6 +117,8 @@ export class SuggestionBook {
       limits,
     );
     if (added !== "added") throw fullError(record.pad, added, limits);
+    this.#alarms.arm(record.pad, record.expiresAt);
+    this.#changes.tell(record.pad, record);
     return record;
   }
 
@@ -176,6 +160,7 @@ export class SuggestionBook {
       const now = await this.#settle(record, stored.get(record.id)!, session);
       if (now !== undefined) settled.push(now);
     }
+    this.#alarms.rearm(pad, settled);
     settled.sort((a, b) =>
       Number(b.status === "pending") - Number(a.status === "pending") ||
       a.createdAt - b.createdAt
@@ -268,8 +253,19 @@ export class SuggestionBook {
     return this.#listeners.add(pad, listener);
   }
 
+  /**
+   * Hear of every suggestion held on `pad` and every decision there, in
+   * this process (a person's view of the pad follows them).
+   *
+   * @returns Unsubscribes.
+   */
+  onChange(pad: string, listener: DecisionListener): () => void {
+    return this.#changes.add(pad, listener);
+  }
+
   #tell(pad: string, record: SuggestionRecord): void {
     this.#listeners.tell(pad, record);
+    this.#changes.tell(pad, record);
   }
 
   /** The record if pending (carried to now), else the refusal to answer. */

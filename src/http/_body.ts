@@ -7,6 +7,7 @@ import {
   type ConnectionReader,
   HttpBodyError,
 } from "./_reader.ts";
+import { concatBytes } from "./bytes.ts";
 
 /**
  * What each chunk of a chunked body counts against the byte cap besides
@@ -127,7 +128,7 @@ export function bodyStream(
       } while (size < BODY_READ_BYTES && reader.buffered > 0);
       if (size > 0) {
         options.onProgress(counted);
-        controller.enqueue(pieces.length === 1 ? pieces[0]! : join(pieces));
+        controller.enqueue(concatBytes(pieces));
       }
       if (remaining === 0 && (framing.kind === "length" || finished)) {
         options.onEnd();
@@ -135,18 +136,6 @@ export function bodyStream(
       }
     },
   }, { highWaterMark: 0 });
-}
-
-function join(pieces: readonly Uint8Array[]): Uint8Array {
-  const joined = new Uint8Array(
-    pieces.reduce((sum, piece) => sum + piece.length, 0),
-  );
-  let at = 0;
-  for (const piece of pieces) {
-    joined.set(piece, at);
-    at += piece.length;
-  }
-  return joined;
 }
 
 async function dropTrailers(

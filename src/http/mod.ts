@@ -21,3 +21,4 @@ export { tooLarge } from "./_body.ts";
 export { HttpBodyError } from "./_reader.ts";
 export { ServerWebSocket, type WebSocketLimits } from "./websocket.ts";
 export { claimUpgrade, upgradeWebSocket } from "./websocket_upgrade.ts";
+export { concatBytes } from "./bytes.ts";

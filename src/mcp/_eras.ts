@@ -38,15 +38,18 @@ export type Era = "legacy" | "modern";
 /** How long what every caller sees alike (the tool list) may be cached. */
 const LIST_TTL_MS = 60 * 60 * 1000;
 const SHARED: CacheHint = { ttlMs: LIST_TTL_MS, cacheScope: "public" };
+/** The tool list differs by whether the client renders views (_app_view.ts). */
+const PER_CLIENT: CacheHint = { ttlMs: LIST_TTL_MS, cacheScope: "private" };
 
 /**
  * Caching hints of the 2026 era: the tool list, the resource template and
- * the server's description are fixed for the life of the process and the
- * same for every caller; the pad list and pad text are neither, so they
+ * the server's description are fixed for the life of the process, the last
+ * two the same for every caller (the list, for every caller alike in
+ * whether it renders views); the pad list and pad text are neither, so they
  * keep the SDK's default (no caching).
  */
 export const CACHE_HINTS = {
-  "tools/list": SHARED,
+  "tools/list": PER_CLIENT,
   "resources/templates/list": SHARED,
   "server/discover": SHARED,
 } as const;
@@ -206,4 +209,15 @@ function clientCapabilities(
   return envelope?.[CLIENT_CAPABILITIES_META_KEY] as
     | ClientCapabilities
     | undefined;
+}
+
+/**
+ * The capabilities the client declared: in the request's `_meta` (2026
+ * era), else at `initialize` (2025 era).
+ */
+export function requestCapabilities(
+  server: McpServer,
+  ctx: ServerContext,
+): ClientCapabilities | undefined {
+  return clientCapabilities(ctx) ?? server.server.getClientCapabilities();
 }

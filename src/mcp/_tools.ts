@@ -13,9 +13,11 @@
 import type {
   CallToolResult,
   McpServer,
+  RegisteredTool,
   ServerContext,
 } from "@modelcontextprotocol/server";
 import { type ConfirmRoute, dialogRoute } from "./_eras.ts";
+import { hostSays, viewRefusal } from "./_app_view.ts";
 import { AnswerBudget } from "./_answer_budget.ts";
 import { padIdProblem } from "../rustpad/pad_id.ts";
 import { fenceUntrusted } from "../safety/untrusted.ts";
@@ -31,14 +33,17 @@ import {
 /**
  * Register `tools` on `server`, each running in `context`. Call before
  * connecting the server.
+ *
+ * @returns What the SDK lists, by tool name.
  */
 export function registerTools(
   server: McpServer,
   tools: readonly ToolDefinition[],
   context: ToolContext,
   confirm: ConfirmRoute = dialogRoute(server),
-): void {
+): Map<string, RegisteredTool> {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listed = new Map<string, RegisteredTool>();
   for (const tool of tools) {
     const registered = server.registerTool(
       tool.name,
@@ -59,6 +64,7 @@ export function registerTools(
     // which is how the SDK runs it: in every tool of tools/list the key
     // would only cost tokens.
     delete registered.execution;
+    listed.set(tool.name, registered);
   }
   // Replaces the handler the SDK installed with the first registerTool.
   server.server.setRequestHandler(
@@ -75,12 +81,16 @@ export function registerTools(
           }`,
         );
       }
+      const host = hostSays(server, ctx, request.params._meta);
+      const refusal = viewRefusal(name, host);
+      if (refusal !== undefined) return errorResult(refusal);
       const progressToken = ctx.mcpReq._meta?.progressToken;
       const { signal } = ctx.mcpReq;
       const { elicit, token } = confirm.begin(ctx);
       const call: ToolCall = {
         signal,
         elicit,
+        host,
         progress: progressToken === undefined
           ? undefined
           : (progress, total, message) =>
@@ -125,6 +135,7 @@ export function registerTools(
       }
     },
   );
+  return listed;
 }
 
 function errorResult(text: string): CallToolResult {

@@ -17,11 +17,17 @@ import type { Config } from "../config/config.ts";
 import { CACHE_HINTS, type Era, ERAS } from "./_eras.ts";
 import { LivePads } from "../backend/live_pads.ts";
 import { VERSION } from "../config/version.ts";
-import { createToolContext, type ToolContext, toolsFor } from "../tools/mod.ts";
+import {
+  createToolContext,
+  type ToolContext,
+  toolsFor,
+  VIEW_TOOLS,
+} from "../tools/mod.ts";
 import { INSTRUCTIONS } from "./instructions.ts";
 import { attachLogging } from "./_logging.ts";
 import { registerResources } from "./_resources.ts";
 import { registerTools } from "./_tools.ts";
+import { registerPadView } from "./_app_view.ts";
 import { PadListeners, routeListens } from "./_listen.ts";
 
 /**
@@ -267,11 +273,12 @@ export function buildServer(era: Era, context: ToolContext): McpServer {
     attachLogging(mcp, live.log, (pad) => context.openedPads.has(pad));
   }
   registerResources(mcp, live, context.config.rustpadUrl, context);
-  registerTools(
+  const registered = registerTools(
     mcp,
-    toolsFor(context.config),
+    [...toolsFor(context.config), ...VIEW_TOOLS],
     context,
     ERAS[era].confirmRoute(mcp, context.config),
   );
+  registerPadView(mcp, registered);
   return mcp;
 }

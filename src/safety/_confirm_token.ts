@@ -81,6 +81,26 @@ export function fromBase64Url(
   return toBase64Url(bytes) === text ? bytes : undefined;
 }
 
+/**
+ * The JSON object a base64url payload segment holds, or `undefined` if it
+ * is not canonical base64url, UTF-8 or a JSON object.
+ */
+export function decodeJsonSegment(
+  segment: string,
+): Record<string, unknown> | undefined {
+  const bytes = fromBase64Url(segment);
+  if (bytes === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    return undefined;
+  }
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : undefined;
+}
+
 /** SHA-256 of a string's UTF-16 code units (exact, even for lone surrogates). */
 export async function digest(text: string): Promise<string> {
   const bytes = new Uint8Array(text.length * 2);
@@ -152,18 +172,9 @@ export function canonicalJson(
 
 /** Read a payload's fields strictly, or `undefined` if they are not ours. */
 function parsePayload(segment: string): Payload | undefined {
-  const bytes = fromBase64Url(segment);
-  if (bytes === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return undefined;
-  }
-  const fields = value as Record<string, unknown>;
+  const value = decodeJsonSegment(segment);
+  if (value === undefined) return undefined;
+  const fields = value;
   const { v, n, k, e, i, t, p, a, c, r } = fields;
   if (
     Object.keys(fields).length !== 10 || v !== 3 ||

@@ -13,7 +13,11 @@
  * @module
  */
 
-import { fromBase64Url, HmacSigner, toBase64Url } from "./_confirm_token.ts";
+import {
+  decodeJsonSegment,
+  HmacSigner,
+  toBase64Url,
+} from "./_confirm_token.ts";
 
 const LABEL = "rustpad-mcp edit id v1\n";
 const EDIT_ID_PATTERN = /^([A-Za-z0-9_-]{1,2048})\.([A-Za-z0-9_-]{43})$/;
@@ -124,16 +128,9 @@ export class EditIds {
 
 /** A payload's fields, or `undefined` if they are not an edit reference. */
 function parseRef(segment: string): EditRef | undefined {
-  const bytes = fromBase64Url(segment);
-  if (bytes === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null) return undefined;
-  const { i, p, r, u } = value as Record<string, unknown>;
+  const value = decodeJsonSegment(segment);
+  if (value === undefined) return undefined;
+  const { i, p, r, u } = value;
   if (
     typeof i !== "string" || typeof p !== "string" ||
     typeof r !== "number" || !Number.isSafeInteger(r) || r < 1 ||

@@ -28,7 +28,7 @@ import type { ToolContext, ToolResult } from "./tool.ts";
 import { QUOTED, type WriteGate } from "./_write.ts";
 
 export const baseRevisionSchema = countSchema(
-  "Revision your read returned: rebase over typing since, 'conflict' where that text changed. Without it: the pad as it is now.",
+  "Revision your read returned: rebased over later typing; 'conflict' where that text changed. Without it: the pad as it is now.",
 ).optional();
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()

@@ -6,7 +6,7 @@
 
 import { LivePads } from "../backend/live_pads.ts";
 import type { KeyedCall } from "../backend/state_store.ts";
-import type { TextOperation } from "../ot/operation.ts";
+import { TextOperation } from "../ot/operation.ts";
 import type { UserId } from "../rustpad/protocol.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import type { EditOutcome } from "../rustpad/session_pool.ts";
@@ -80,6 +80,11 @@ export interface WriteGate {
   ): Promise<WriteOutcome>;
   /** The edits this gate sent that landed, for their agent to claim. */
   readonly landed: readonly Landed[];
+  /**
+   * Under `suggest`, hold setting `padId`'s language as a suggestion (the
+   * gate throws {@linkcode Suggested}); otherwise return, to set it.
+   */
+  holdLanguage(padId: string, language: string): Promise<void>;
 }
 
 /** The annotations that decide asking; the tool's own constant. */
@@ -111,6 +116,18 @@ export function writeGate(
   return {
     landed,
     asks,
+    async holdLanguage(padId, language) {
+      if (!suggest) return;
+      const session = await context.sessions.get(padId);
+      if (session.hasPendingEdits) await session.roundTrip();
+      throw await holdSuggestion(
+        context,
+        `Set the language to ${language}`,
+        session,
+        new TextOperation().retain(session.length),
+        language,
+      );
+    },
     async confirm(request, token, destroys) {
       consulted = true;
       if (!asks(destroys)) return { status: "confirmed" };

@@ -17,7 +17,7 @@ const WAIT_TIMEOUTS = 4;
 /** 1 to 128 characters; the bounds are in the error, not the listed schema. */
 export const idempotencyKeySchema = z.string().min(1).max(128)
   .meta({ minLength: undefined, maxLength: undefined }).optional()
-  .describe("Retry key: a repeat with it writes once.");
+  .describe("A retry with it writes once.");
 
 /**
  * Run a write tool's call under its `idempotency_key`, if it has one: the

@@ -78,30 +78,68 @@ export const nearbySchema = z.array(objectSchema({
   where: z.enum(["inside", "next to"]),
 })).optional();
 
-/**
- * Who was inside or next to the lines our edit acknowledged at
- * `ackRevision` changed: for the structured result and one sentence.
- */
-export async function nearbyAt(
-  context: ToolContext,
-  padId: string,
-  ackRevision: number,
-): Promise<{
+/** Who was at a change: for the structured result and one sentence. */
+export interface PeopleNearby {
   people_nearby?: {
     name: string;
     line: number;
     where: PersonInRange["where"];
   }[];
   note: TextPart[];
-}> {
+}
+
+/**
+ * Who was inside or next to the lines our edit acknowledged at
+ * `ackRevision` changed.
+ */
+export async function nearbyAt(
+  context: ToolContext,
+  padId: string,
+  ackRevision: number,
+): Promise<PeopleNearby> {
   // Session events reach LivePads in a microtask queued with the
   // acknowledgement; one more microtask lets any still queued run first
   // (a timer would cost a millisecond or more on every write).
   await new Promise<void>((resolve) => queueMicrotask(resolve));
   const live = LivePads.of(context.sessions);
-  const hits = live.nearby(padId, ackRevision - 1);
+  return nearbyReport(
+    padId,
+    live.nearby(padId, ackRevision - 1),
+    live.nearbyCount(padId, ackRevision - 1),
+  );
+}
+
+/**
+ * Who is inside or next to the lines `operation`, held on `session.text`
+ * and not sent, would change: a suggestion's people nearby.
+ */
+export function nearbyHeld(
+  context: ToolContext,
+  session: PadSession,
+  operation: TextOperation,
+): PeopleNearby {
+  const live = LivePads.of(context.sessions);
+  const people = live.recentCursors(session.padId, Infinity);
+  const hits = peopleInRanges(
+    session.text,
+    people,
+    rangesTouched(operation),
+    { by: "line" },
+  );
+  return nearbyReport(
+    session.padId,
+    hits.slice(0, MAX_PEOPLE_LISTED),
+    hits.length,
+  );
+}
+
+function nearbyReport(
+  padId: string,
+  hits: PersonInRange[],
+  total: number,
+): PeopleNearby {
   if (hits.length === 0) return { note: [] };
-  const more = live.nearbyCount(padId, ackRevision - 1) - hits.length;
+  const more = total - hits.length;
   return {
     people_nearby: hits.map((hit) => ({
       name: hit.name,

@@ -8,11 +8,12 @@ import type { SuggestionRecord } from "../backend/suggestions.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import { unifiedDiff } from "../text/diff.ts";
+import { nearbyHeld, type PeopleNearby } from "./_presence.ts";
 import type { ToolContext } from "./tool.ts";
 
-/** The `suggest` parameter every text-writing tool takes. */
+/** The `suggest` parameter every write tool takes. */
 export const suggestSchema = z.boolean().optional().describe(
-  "Hold for people in the pad to accept.",
+  "Hold for people to accept.",
 );
 
 /** A write held as a suggestion: the write tool answers `suggested`. */
@@ -21,12 +22,19 @@ export class Suggested extends Error {
   readonly record: SuggestionRecord;
   /** The pad's length in code points when it was made. */
   readonly length: number;
+  /** Who is at the lines it would change, as a write answers. */
+  readonly nearby: PeopleNearby;
 
-  /** The held suggestion, with the pad's length then. */
-  constructor(record: SuggestionRecord, length: number) {
+  /** The held suggestion, with the pad's length then and who is near. */
+  constructor(
+    record: SuggestionRecord,
+    length: number,
+    nearby: PeopleNearby,
+  ) {
     super("Held as a suggestion");
     this.record = record;
     this.length = length;
+    this.nearby = nearby;
   }
 }
 
@@ -41,6 +49,7 @@ export async function holdSuggestion(
   summary: string,
   session: PadSession,
   operation: TextOperation,
+  language?: string,
 ): Promise<Suggested> {
   if (session.hasPendingEdits) {
     throw new Error(
@@ -48,6 +57,8 @@ export async function holdSuggestion(
     );
   }
   const diff = unifiedDiff(session.textSnapshot(), operation).diff;
+  // On the text it was made on, before the store's await lets people type.
+  const nearby = nearbyHeld(context, session, operation);
   const record = await context.backend.suggestions.hold({
     identity: context.identity,
     agent: context.agent,
@@ -55,6 +66,11 @@ export async function holdSuggestion(
     session,
     operation,
     diff,
+    ...(language !== undefined && { language }),
   });
-  return new Suggested(record, session.length);
+  return new Suggested(
+    record,
+    session.length,
+    nearby,
+  );
 }

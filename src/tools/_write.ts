@@ -17,7 +17,7 @@ import { idempotent } from "./_idempotent.ts";
 import { Suggested, suggestSchema } from "./_suggest.ts";
 export { idempotencyKeySchema } from "./_idempotent.ts";
 export { NothingToChange, type WriteGate, type WriteOutcome } from "./_gate.ts";
-import { nearbyAt, nearbySchema } from "./_presence.ts";
+import { nearbyAt, nearbySchema, type PeopleNearby } from "./_presence.ts";
 import {
   countField,
   hasRead,
@@ -69,13 +69,6 @@ export interface WriteArgs {
 export interface WriteToolDefinition<Input extends z.ZodRawShape>
   extends Omit<ToolDefinition<Input>, "run"> {
   /**
-   * Whether the tool takes `suggest` (held for people to decide): every
-   * tool that writes text does.
-   *
-   * @default {true}
-   */
-  readonly suggests?: boolean;
-  /**
    * Answer one call; ask through `gate.confirm` and write through
    * `gate.edit`.
    */
@@ -111,7 +104,7 @@ export interface WriteToolDefinition<Input extends z.ZodRawShape>
 export function defineWriteTool<Input extends z.ZodRawShape>(
   definition: WriteToolDefinition<Input>,
 ): ToolDefinition<Input> {
-  const { write, suggests = true, ...listed } = definition;
+  const { write, ...listed } = definition;
   type Args = z.output<z.ZodObject<Input>> & WriteArgs;
   const run = async (
     args: Args,
@@ -130,7 +123,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
         );
       }
     }
-    const suggest = suggests && context.config.suggest !== "never" &&
+    const suggest = context.config.suggest !== "never" &&
       (args.suggest ?? context.config.suggest === "always");
     const gate = writeGate(
       context,
@@ -144,7 +137,9 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
     try {
       result = await write(args, gate, context, call);
     } catch (error) {
-      if (error instanceof Suggested) return suggestedResult(context, error);
+      if (error instanceof Suggested) {
+        return withPeopleNearby(suggestedResult(context, error), error.nearby);
+      }
       if (!(error instanceof NothingToChange) || id === undefined) throw error;
       return unchangedResult(context, id, error);
     } finally {
@@ -174,9 +169,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
   const shape = { ...listed.inputSchema.shape, suggest: suggestSchema };
   return {
     ...listed,
-    inputSchema: suggests
-      ? objectSchema(shape) as unknown as z.ZodObject<Input>
-      : listed.inputSchema,
+    inputSchema: objectSchema(shape) as unknown as z.ZodObject<Input>,
     run: (args, context, call) =>
       idempotent(
         context,
@@ -378,7 +371,7 @@ async function withEditId(
 /** Add who was at the change to an applied write's result, if anyone. */
 function withPeopleNearby(
   result: ToolResult,
-  nearby: Awaited<ReturnType<typeof nearbyAt>>,
+  nearby: PeopleNearby,
 ): ToolResult {
   if (nearby.people_nearby === undefined) return result;
   return {

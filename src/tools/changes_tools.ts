@@ -37,7 +37,7 @@ export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
   title: "Who wrote what",
   description:
-    "Hunks changed after since_revision, with authors; with start_line/end_line, each line's last writer.",
+    "Show who wrote what: hunks changed after since_revision (default 0), with authors (self: you); with start_line/end_line, each line's last writer and revision.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("Default 0.")

@@ -199,7 +199,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
   title: "Undo your last edit",
   description:
-    "Undo your latest edit to a pad (from any write tool), keeping what others typed since; call again to go further back. It never undoes others' edits. Asks a person first if it would delete more than half of the pad. Fails when you have no edit left there.",
+    "Undo your latest edit to a pad, keeping what others typed since; call again to go further back. It never undoes others' edits. Asks a person first if it would delete more than half of the pad. Fails when you have no edit left there.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edit_id: z.string().optional().describe(

@@ -35,6 +35,7 @@ import {
 export {
   createToolContext,
   defineTool,
+  type HostSays,
   MAX_OPENED_PADS,
   OpenedPads,
   type TextPart,
@@ -55,6 +56,12 @@ export { objectSchema } from "./_shared.ts";
 export { parseArguments } from "./arguments.ts";
 export { describeFailure } from "./failure.ts";
 export { MAX_SESSION_HOLDS, SessionHolds } from "./session_holds.ts";
+export {
+  VIEW_TOOLS,
+  viewDecideSuggestionTool,
+  viewReadPadTool,
+  viewWaitPadTool,
+} from "./view_tools.ts";
 
 /**
  * Every tool, by name, in the order tools/list shows them.

@@ -61,7 +61,8 @@ function shown(record: SuggestionRecord, context: ToolContext) {
 export const listSuggestionsTool: ToolDefinition = defineTool({
   name: "list_suggestions",
   title: "List suggestions",
-  description: "A pad's suggestions, decided or not.",
+  description:
+    "List a pad's suggestions, pending first: status, author, diff, who decided.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -92,10 +93,10 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
 export const withdrawSuggestionTool: ToolDefinition = defineTool({
   name: "withdraw_suggestion",
   title: "Withdraw suggestion",
-  description: "Take back your pending suggestion.",
+  description: "Take back your pending suggestion so no one can accept it.",
   inputSchema: objectSchema({
     id: padIdSchema,
-    suggestion_id: z.string().describe("From the write."),
+    suggestion_id: z.string().describe("From the suggested write."),
   }),
   outputSchema: objectSchema({
     id: z.string(),

@@ -139,6 +139,18 @@ export interface ToolCall {
     | undefined;
   /** Ask a person in a dialog, when the client can show one. */
   readonly elicit?: ElicitConfirm | undefined;
+  /** What the client's host says of the call, for the pad's view. */
+  readonly host?: HostSays | undefined;
+}
+
+/** What a client that renders views (MCP Apps) says of one call. */
+export interface HostSays {
+  /** Whether the client declared the extension that renders views. */
+  readonly views: boolean;
+  /** Who the host says initiated the call: "app" (a view) or "model". */
+  readonly initiator?: string | undefined;
+  /** The name of the person using the host, where it gives one. */
+  readonly person?: string | undefined;
 }
 
 /**

@@ -176,7 +176,7 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
   name: "append_to_document",
   title: "Append to a pad",
   description:
-    "Append text verbatim at the end of a pad, keeping what people type meanwhile; new_line: true starts it on a line of its own. A mistyped id silently makes a new pad: start pads with create_document. Empty text sends nothing.",
+    "Append text verbatim at the end of a pad, keeping what people type meanwhile; new_line: true starts it on a line of its own. Empty text sends nothing.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("Text to append, verbatim."),
@@ -235,7 +235,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   name: "set_language",
   title: "Set a pad's language",
   description:
-    "Set a pad's editor language (syntax highlighting) for everyone in it; the text stays, the last writer wins. Names map onto Rustpad's menu ('Python' → 'python'), others are refused with the list. New pads: pass language to create_document. An unknown id becomes an empty pad.",
+    "Set a pad's editor language (syntax highlighting) for everyone in it; the text stays, the last writer wins. Names map onto Rustpad's menu ('Python' → 'python'), others are refused with the list. New pads: pass language to create_document.",
   inputSchema: objectSchema({
     id: padIdSchema,
     language: languageSchema,
@@ -248,8 +248,6 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
     ...askedShape,
   }),
   annotations: LANGUAGE_ANNOTATIONS,
-  // A language is no text change a person could review in place.
-  suggests: false,
   async write({ id, confirm_token, ...args }, gate, context) {
     const language = menuLanguage(args.language)!;
     const session = await context.sessions.get(id);
@@ -267,6 +265,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
       confirm_token,
     );
     if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
+    await gate.holdLanguage(id, language);
     await session.setLanguage(language);
     return result(
       { status: "applied", id, language },

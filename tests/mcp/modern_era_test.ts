@@ -254,7 +254,8 @@ Deno.test("2026 era over HTTP: caching hints on the tool list and the template, 
   const listed = await rawModern(http.server.url, "tools/list", {});
   const tools = listed.body.result as { ttlMs: number; cacheScope: string };
   assert.equal(tools.ttlMs, 3_600_000);
-  assert.equal(tools.cacheScope, "public");
+  // Private: the list differs by whether the client renders views.
+  assert.equal(tools.cacheScope, "private");
   const templates = await rawModern(
     http.server.url,
     "resources/templates/list",

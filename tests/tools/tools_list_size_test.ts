@@ -7,7 +7,10 @@
 // `execution`) out of tools/list.
 
 import assert from "node:assert/strict";
+import type { Tool } from "@modelcontextprotocol/client";
 import { connect } from "../_mcp.ts";
+import { startHttp } from "../_http.ts";
+import { uiClient } from "../mcp/_ui_client.ts";
 import { INSTRUCTIONS } from "../../mod.ts";
 import { MAX_PAD_ID_LENGTH, padIdProblem } from "../../src/rustpad/pad_id.ts";
 
@@ -48,6 +51,31 @@ Deno.test("what a model reads (instructions, names, titles, descriptions, input 
       parts.map((part) => `${part.name} ${part.size}`).join(", ")
     }. Say each rule once, where the model needs it`,
   );
+});
+
+Deno.test("a client that renders views (MCP Apps): its model reads the same 16 tools and characters, the view's app-only tools not counted", async () => {
+  await using h = await startHttp();
+  await using plain = await uiClient(h.server.url, { views: false });
+  await using views = await uiClient(h.server.url);
+  const modelReads = (tools: Tool[]) =>
+    tools.filter((tool) => {
+      const { visibility } = (tool._meta?.ui ?? {}) as {
+        visibility?: string[];
+      };
+      return visibility === undefined || visibility.includes("model");
+    }).map((tool) => ({
+      name: tool.name,
+      size: tool.name.length + (tool.title ?? "").length +
+        (tool.description ?? "").length +
+        JSON.stringify(tool.inputSchema).length,
+    }));
+  const all = (await views.client.listTools()).tools;
+  assert.equal(all.length, 19, "the view's three tools are listed to its host");
+  assert.deepEqual(
+    modelReads(all),
+    modelReads((await plain.client.listTools()).tools),
+  );
+  assert.equal(modelReads(all).length, 16);
 });
 
 Deno.test("tools/list carries no $schema keys, ±(2^53-1) integer bounds, additionalProperties or execution", async () => {

@@ -1,0 +1,96 @@
+// The rows of bench/speed.ts that set the 2026 era against a floor of its
+// own: the append inside the server against the same in the 2025 era, and
+// 50 clients on `--http` against a bare v2 server.
+
+import { RawRpc } from "./_raw_rpc.ts";
+import {
+  type Row,
+  spawnHttp,
+  spawnServer,
+  timedInTurn,
+} from "./_speed_tools.ts";
+import { load } from "./_modern_load.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/**
+ * The warm append inside the server, timed in turn by bare JSON-RPC peers
+ * of either era, each with a fresh server (so both are as warm): what the
+ * era costs the server, without the clients' share.
+ */
+export async function appendInsideRow(
+  env: Record<string, string>,
+  runs: number,
+): Promise<Row> {
+  const legacy = await RawRpc.start(`${ROOT}mod.ts`, env);
+  const modern = await RawRpc.start(`${ROOT}mod.ts`, env, [], true);
+  const append = (peer: RawRpc, id: string) => () =>
+    peer.timeTool("append_to_document", { id, text: "a\n" });
+  const [legacyMs, modernMs] = await timedInTurn(
+    runs,
+    [
+      append(legacy, "bench-inside-2025"),
+      append(modern, "bench-inside-2026"),
+    ],
+    3,
+    true,
+  );
+  await legacy.close();
+  await modern.close();
+  return {
+    what: "append inside the server, 2026-07-28",
+    ms: modernMs,
+    floor: "the same, 2025 era",
+    floorMs: legacyMs,
+    target: 1.1,
+  };
+}
+
+/**
+ * Load in the 2026 era: 50 clients on `--http`, each reading and appending
+ * on its own pad in a loop for `seconds`, against a bare v2 server with one
+ * trivial tool in the same run: at least half its calls/s, p95 within 2x.
+ */
+export async function loadRows(
+  env: Record<string, string>,
+  seconds: number,
+): Promise<{ rows: Row[]; note: string }> {
+  const http = await spawnHttp(env);
+  const ours = await load(http.url, 50, seconds, async (call, index) => {
+    await call("get_document", { id: `bench-load-${index}` });
+    await call("append_to_document", {
+      id: `bench-load-${index}`,
+      text: "x\n",
+    });
+  });
+  const bare = await spawnServer([`${ROOT}bench/_bare_modern_server.ts`]);
+  const floor = await load(bare.url, 50, seconds, async (call) => {
+    await call("echo", { text: "x" });
+    await call("echo", { text: "x" });
+  });
+  for (const server of [http, bare]) {
+    server.child.kill();
+    await server.child.status;
+  }
+  const rows = [{
+    what: "2026 era, 50 clients on --http: 1 / calls per s",
+    ms: 1000 / ours.callsPerSecond,
+    floor: "bare v2 server, 1 / calls per s",
+    floorMs: 1000 / floor.callsPerSecond,
+    target: 2,
+  }, {
+    what: "2026 era, 50 clients on --http: p95",
+    ms: ours.p95,
+    floor: "bare v2 server, p95",
+    floorMs: floor.p95,
+    target: 2,
+  }];
+  const note = `2026 load over ${seconds} s: ${
+    ours.callsPerSecond.toFixed(0)
+  } calls/s, p50 ${ours.p50.toFixed(1)} ms, p95 ${
+    ours.p95.toFixed(1)
+  } ms (bare v2 server: ${floor.callsPerSecond.toFixed(0)} calls/s, p50 ${
+    floor.p50.toFixed(1)
+  } ms, p95 ${floor.p95.toFixed(1)} ms)`;
+  return { rows, note };
+}
