@@ -42,12 +42,6 @@ export class Room {
   /** Per user id, what its connection sent that was handled. */
   readonly counts: Map<number, UserCounts> = new Map();
   readonly #context: RoomContext;
-  /**
-   * The connections that have not lagged, the only ones metadata is
-   * offered to: once a crowd's departures have made everyone lag, each
-   * later departure costs nothing per connection left.
-   */
-  readonly #listening = new Set<Connection>();
   /** Connections ended in this task, their departures not yet announced. */
   readonly #departing: Connection[] = [];
   #text: { revision: number; bytes: Uint8Array<ArrayBuffer> } | undefined;
@@ -96,7 +90,6 @@ export class Room {
     for (const frame of this.pad.welcome()) connection.outbox.send(frame);
     // Only now does it hear broadcasts and read the client's messages.
     this.connections.add(connection);
-    this.#listening.add(connection);
     this.#context.track(connection, true);
     return connection;
   }
@@ -121,16 +114,12 @@ export class Room {
   /** Send a metadata message through every connection's queue. */
   broadcastMetadata(message: ServerMessage): void {
     const frame = encodeMessage(message);
-    for (const connection of this.#listening) {
-      connection.queueMetadata(frame);
-      if (connection.lagged) this.#listening.delete(connection);
-    }
+    for (const connection of this.connections) connection.queueMetadata(frame);
   }
 
   #end(connection: Connection): void {
     connection.stop();
     this.connections.delete(connection);
-    this.#listening.delete(connection);
     this.#context.track(connection, false);
     // As on the real server, the user is forgotten and its departure
     // announced only once its connection is done with, here after a delay
@@ -165,14 +154,11 @@ export class Room {
     const frames = gone.map((connection) =>
       encodeMessage(this.pad.leave(connection.userId))
     );
-    for (const other of this.#listening) {
+    for (const other of this.connections) {
       for (const frame of frames) {
         other.queueMetadata(frame, false);
         // Lagged: it takes no more, so the rest need not be offered.
-        if (other.lagged) {
-          this.#listening.delete(other);
-          break;
-        }
+        if (other.lagged) break;
       }
     }
   }

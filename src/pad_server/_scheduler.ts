@@ -21,8 +21,6 @@ export interface Steppable {
 
 /** At most this many steps per turn of the event loop. */
 const MAX_STEPS_PER_TURN = 256;
-/** And at most this long, so another pad's socket waits little for a turn. */
-const TURN_SLICE_MS = 0.05;
 
 /** Steps every registered loop once per turn while any has work. */
 export class StepScheduler {
@@ -76,13 +74,12 @@ export class StepScheduler {
     // goes on in the next turn, so thousands of loops (a crowd dropped at
     // once) never hold the event loop from other pads' sockets for long.
     if (this.#cursor === 0) this.#round = [...this.#loops];
-    const until = performance.now() + TURN_SLICE_MS;
     let steps = 0;
     while (this.#cursor < this.#round.length) {
       const loop = this.#round[this.#cursor++]!;
       if (!loop.ready) continue;
       loop.step();
-      if (++steps === MAX_STEPS_PER_TURN || performance.now() > until) break;
+      if (++steps === MAX_STEPS_PER_TURN) break;
     }
     if (this.#cursor < this.#round.length) return this.wake();
     this.#cursor = 0;
