@@ -46,8 +46,17 @@ function indexOf(
   return -1;
 }
 
+/** Decodes ASCII, where UTF-8 and Latin-1 agree, natively. */
+const ascii = new TextDecoder();
+
 /** Bytes as Latin-1 text: one character per byte, as HTTP fields are. */
 export function latin1(bytes: Uint8Array): string {
+  // Heads are nearly always ASCII: one native decode instead of spreading
+  // every byte into fromCharCode (a WHATWG "latin1" decoder would be
+  // windows-1252, which differs at 0x80-0x9f).
+  let high = 0;
+  for (let i = 0; i < bytes.length; i++) high |= bytes[i]!;
+  if (high < 0x80) return ascii.decode(bytes);
   let text = "";
   for (let i = 0; i < bytes.length; i += 8192) {
     text += String.fromCharCode(...bytes.subarray(i, i + 8192));

@@ -9,6 +9,7 @@ import {
   createMcpHandler,
   isLegacyRequest,
   type McpHttpHandler,
+  type McpServer,
 } from "@modelcontextprotocol/server";
 import type { Backend } from "../backend/backend.ts";
 import { LivePads } from "../backend/live_pads.ts";
@@ -21,7 +22,20 @@ import { buildServer } from "./server.ts";
 interface Caller {
   readonly context: ToolContext;
   readonly listeners: PadListeners;
+  /** Servers whose last exchange ended, ready for the next request. */
+  readonly idle: McpServer[];
 }
+
+/**
+ * How many idle servers an identity keeps. The SDK asks for a server per
+ * request; building one (16 tools) costs about 0.15 ms, and the SDK caches
+ * each tool's JSON input schema per server, so a fresh one converts it
+ * again on every call: reused, a call skips both.
+ */
+const IDLE_SERVERS = 64;
+
+/** The protocol revision this leg serves. */
+const MODERN_REVISION = "2026-07-28";
 
 /** The 2026-era leg of the MCP endpoint. */
 export class ModernEndpoint {
@@ -35,8 +49,7 @@ export class ModernEndpoint {
     this.#backend = backend;
     this.#maxMessageBytes = maxMessageBytes;
     this.#handler = createMcpHandler(
-      ({ authInfo }) =>
-        buildServer("modern", this.#callerOf(authInfo?.clientId ?? "").context),
+      ({ authInfo }) => this.#serverFor(authInfo?.clientId ?? ""),
       { legacy: "reject", maxRequestBodySize: maxMessageBytes },
     );
   }
@@ -46,6 +59,12 @@ export class ModernEndpoint {
    * carries the per-request `_meta` envelope or names the revision.
    */
   async claims(request: Request, parsedBody: unknown): Promise<boolean> {
+    // A header naming the 2026 revision is the modern path's whatever the
+    // body holds (its errors included), as isLegacyRequest documents: most
+    // 2026 requests are told apart without its parse.
+    if (request.headers.get("mcp-protocol-version") === MODERN_REVISION) {
+      return true;
+    }
     return !await isLegacyRequest(request, parsedBody, {
       maxRequestBodySize: this.#maxMessageBytes,
     });
@@ -89,6 +108,23 @@ export class ModernEndpoint {
     return this.#handler.close();
   }
 
+  /**
+   * An idle server of the identity's, or a new one. The SDK clears a
+   * server's transport before its `onclose`, and seeds the client's
+   * capabilities from each request's `_meta`, so one whose exchange ended
+   * serves the next request as a new one would.
+   */
+  #serverFor(identity: string): McpServer {
+    const caller = this.#callerOf(identity);
+    const idle = caller.idle.pop();
+    if (idle !== undefined) return idle;
+    const server = buildServer("modern", caller.context);
+    server.server.onclose = () => {
+      if (caller.idle.length < IDLE_SERVERS) caller.idle.push(server);
+    };
+    return server;
+  }
+
   #callerOf(identity: string): Caller {
     let caller = this.#callers.get(identity);
     if (caller === undefined) {
@@ -101,6 +137,7 @@ export class ModernEndpoint {
           LivePads.of(context.sessions),
           (uri) => this.#handler.notify.resourceUpdated(uri),
         ),
+        idle: [],
       };
       this.#callers.set(identity, caller);
     }

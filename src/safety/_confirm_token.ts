@@ -52,6 +52,8 @@ export type OpenedToken =
   | { status: "valid"; nonce: string; claims: TokenClaims }
   | { status: "malformed" | "unreadable" | "forged" | "altered" };
 
+import { createHmac, timingSafeEqual } from "node:crypto";
+
 const encoder = new TextEncoder();
 
 /** Unpadded base64url. */
@@ -197,43 +199,30 @@ function parsePayload(segment: string): Payload | undefined {
  */
 export class HmacSigner {
   readonly #secret: Uint8Array<ArrayBuffer>;
-  #key: Promise<CryptoKey> | undefined;
 
   constructor(secret: Uint8Array) {
     this.#secret = new Uint8Array(secret);
   }
 
   /** The MAC of `label` and `text`, base64url. */
-  async sign(label: string, text: string): Promise<string> {
-    const mac = await crypto.subtle.sign(
-      "HMAC",
-      await this.#getKey(),
-      encoder.encode(label + text),
-    );
-    return toBase64Url(new Uint8Array(mac));
+  sign(label: string, text: string): Promise<string> {
+    return Promise.resolve(toBase64Url(this.#mac(label, text)));
   }
 
   /** Whether `mac` is the MAC of `label` and `text`, in constant time. */
-  async verify(label: string, text: string, mac: string): Promise<boolean> {
+  verify(label: string, text: string, mac: string): Promise<boolean> {
     const bytes = fromBase64Url(mac);
-    if (bytes === undefined) return false;
-    return await crypto.subtle.verify(
-      "HMAC",
-      await this.#getKey(),
-      bytes,
-      encoder.encode(label + text),
+    const expected = this.#mac(label, text);
+    return Promise.resolve(
+      bytes !== undefined && bytes.length === expected.length &&
+        timingSafeEqual(bytes, expected),
     );
   }
 
-  #getKey(): Promise<CryptoKey> {
-    this.#key ??= crypto.subtle.importKey(
-      "raw",
-      this.#secret,
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign", "verify"],
-    );
-    return this.#key;
+  // node:crypto's HMAC is synchronous and about ten times cheaper per call
+  // than WebCrypto's, which every write pays for its edit_id.
+  #mac(label: string, text: string): Uint8Array {
+    return createHmac("sha256", this.#secret).update(label + text).digest();
   }
 }
 
