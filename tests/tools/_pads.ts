@@ -3,6 +3,7 @@
 
 import { PadSession, TextOperation } from "../../mod.ts";
 import { type Harness, structured, waitFor } from "../_mcp.ts";
+import { RawPerson } from "../_person.ts";
 
 /** Fill a pad through the agent. */
 export async function padWith(
@@ -59,4 +60,24 @@ export async function personReplaces(
     .insert(replace).retain(length(text) - before - length(search));
   const ack = await session.submit(operation);
   await untilServerSees(h, session.padId, ack.revision);
+}
+
+/** A pad with a person, Ann, whose caret is at `caret` in `text`. */
+export async function padWithAnn(
+  h: Harness,
+  id: string,
+  text: string,
+  caret: number,
+): Promise<RawPerson> {
+  const person = await RawPerson.open(h.pads.url, id);
+  person.announce("Ann");
+  await person.type(0, text);
+  person.moveCursor(caret);
+  // The agent joins and learns where Ann is.
+  await waitFor(async () => {
+    const info = structured(await h.call("get_document_info", { id }));
+    const people = info.people as { cursors: { offset: number }[] }[];
+    return people[0]?.cursors[0]?.offset === caret;
+  }, "the agent to see Ann's cursor");
+  return person;
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
+import { padWithAnn } from "./_pads.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -84,26 +85,6 @@ Deno.test("a burst of edits never sends more cursor updates than one per edit an
     "the last cursor update at the end of the last edit",
   );
 });
-
-/** A pad with a person, Ann, whose caret is at `caret` in `text`. */
-async function padWithAnn(
-  h: Awaited<ReturnType<typeof connect>>,
-  id: string,
-  text: string,
-  caret: number,
-): Promise<RawPerson> {
-  const person = await RawPerson.open(h.pads.url, id);
-  person.announce("Ann");
-  await person.type(0, text);
-  person.moveCursor(caret);
-  // The agent joins and learns where Ann is.
-  await waitFor(async () => {
-    const info = structured(await h.call("get_document_info", { id }));
-    const people = info.people as { cursors: { offset: number }[] }[];
-    return people[0]?.cursors[0]?.offset === caret;
-  }, "the agent to see Ann's cursor");
-  return person;
-}
 
 Deno.test("`replace_in_document` with avoid_people refuses, changing nothing, when a person's cursor is inside the range", async () => {
   await using h = await connect();

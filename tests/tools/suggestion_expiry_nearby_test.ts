@@ -8,29 +8,9 @@ import { createBackend, loadConfig } from "../../mod.ts";
 import { openStateStore } from "../../src/backend/open_state.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connect, type Harness, structured, textOf } from "../_mcp.ts";
-import { RawPerson } from "../_person.ts";
 import { startRedis } from "../_redis.ts";
-import { waitFor } from "../_wait.ts";
 import { connectWithDesk, decide, listed } from "./_suggestions.ts";
-
-/** Ann typed `text` into `id` and put her caret at `caret`; the agent sees it. */
-async function padWithAnn(
-  h: Harness,
-  id: string,
-  text: string,
-  caret: number,
-): Promise<RawPerson> {
-  const person = await RawPerson.open(h.pads.url, id);
-  person.announce("Ann");
-  await person.type(0, text);
-  person.moveCursor(caret);
-  await waitFor(async () => {
-    const info = structured(await h.call("get_document_info", { id }));
-    const people = info.people as { cursors: { offset: number }[] }[];
-    return people[0]?.cursors[0]?.offset === caret;
-  }, "the agent to see Ann's cursor");
-  return person;
-}
+import { padWithAnn } from "./_pads.ts";
 
 Deno.test("a suggested write says who is inside or next to the lines it would change, and nothing when nobody is", async () => {
   await using h = await connectWithDesk();
