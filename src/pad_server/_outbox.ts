@@ -7,7 +7,7 @@ import { ServerWebSocket } from "../http/mod.ts";
 export class Outbox {
   readonly #socket: ServerWebSocket;
   readonly #delayMs: () => number;
-  /** Frames waiting for their time; `null` stands for closing the socket. */
+  /** Frames waiting for their time; `null` stands for hanging up. */
   readonly #queue: { frame: string | null; due: number }[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastDue = 0;
@@ -30,7 +30,10 @@ export class Outbox {
     this.#push(frame, extraMs);
   }
 
-  /** Close the socket once every frame before is written. */
+  /**
+   * Hang up once every frame before is written: the connection closes with
+   * no close frame, as the real server drops a socket.
+   */
   close(): void {
     this.#push(null, 0);
     this.#done = true;
@@ -78,7 +81,7 @@ export class Outbox {
 
   #write(frame: string | null): void {
     if (this.#socket.readyState !== ServerWebSocket.OPEN) return;
-    if (frame === null) this.#socket.close();
+    if (frame === null) this.#socket.terminate();
     else this.#socket.send(frame);
   }
 }

@@ -10,6 +10,9 @@ import { Outbox } from "./_outbox.ts";
 import { Pad } from "./_pad.ts";
 import type { PersistedPad } from "./pad_database.ts";
 
+/** How many connections forward a broadcast message in the task that sent it. */
+const FORWARDS_AT_ONCE = 256;
+
 /** What a room needs from its server. */
 export interface RoomContext {
   readonly faults: Faults;
@@ -111,10 +114,19 @@ export class Room {
     connection.outbox.dispose();
   }
 
-  /** Send a metadata message through every connection's queue. */
+  /**
+   * Send a metadata message through every connection's queue. Idle ones
+   * forward it at once, as their tasks wake for it, but at most
+   * {@linkcode FORWARDS_AT_ONCE} of them: on a pad with thousands of
+   * sockets the rest forward it in the scheduler's turns, so one message
+   * never holds the event loop for thousands of writes.
+   */
   broadcastMetadata(message: ServerMessage): void {
     const frame = encodeMessage(message);
-    for (const connection of this.connections) connection.queueMetadata(frame);
+    let atOnce = FORWARDS_AT_ONCE;
+    for (const connection of this.connections) {
+      connection.queueMetadata(frame, atOnce-- > 0);
+    }
   }
 
   #end(connection: Connection): void {

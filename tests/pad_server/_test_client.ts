@@ -10,6 +10,8 @@ export class TestClient {
   events = 0;
   /** Whether the server closed the socket (the client did not ask to). */
   closedByServer = false;
+  /** Whether the close was a handshake: false when the server hung up. */
+  closedCleanly: boolean | undefined;
   /** Resolves when the socket is closed, whoever closed it. */
   readonly closed: Promise<void>;
   #closing = false;
@@ -23,9 +25,10 @@ export class TestClient {
       this.events++;
       if (typeof event.data === "string") this.frames.push(event.data);
     });
-    this.socket.addEventListener("close", () => {
+    this.socket.addEventListener("close", (event) => {
       this.events++;
       this.closedByServer = !this.#closing;
+      this.closedCleanly = event.wasClean;
       resolve();
     });
   }

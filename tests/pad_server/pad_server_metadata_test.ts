@@ -55,6 +55,8 @@ Deno.test("PadServer drops a slowly draining connection when a burst puts it 17 
   for (let i = 0; i < 18; i++) sender!.send(cursor(i));
   await slow!.closed;
   assert.ok(slow!.closedByServer);
+  // Hung up with no message, not even a close frame, as its task ended.
+  assert.equal(slow!.closedCleanly, false);
   assert.deepEqual(slow!.take(), [
     '{"UserCursor":{"id":0,"data":{"cursors":[0],"selections":[]}}}',
   ]);
@@ -93,4 +95,23 @@ Deno.test("PadServer.metadataFrom() counts the metadata messages handled per con
   assert.equal(server.metadataFrom("nowhere", 0), 0);
   await a.close();
   assert.equal(server.metadataFrom("pad", 0), 3, "kept after it left");
+});
+
+Deno.test("PadServer forwards a metadata message to every reader of a pad of 300, the ones past the first 256 in later turns", async () => {
+  await using server = await startPadServer({ maxSocketsPerPad: 300 });
+  const readers = Array.from(
+    { length: 300 },
+    () => new TestClient(server.url, "big"),
+  );
+  await Promise.all(readers.map((reader) => reader.next()));
+  for (const reader of readers) reader.take();
+  readers[0]!.send('{"ClientInfo":{"name":"Ann","hue":10}}');
+  const frames = await Promise.all(readers.map((reader) => reader.next()));
+  for (const frame of frames) {
+    assert.deepEqual(frame, [
+      '{"UserInfo":{"id":0,"info":{"name":"Ann","hue":10}}}',
+    ]);
+  }
+  assert.ok(readers.every((reader) => !reader.isClosed));
+  await Promise.all(readers.map((reader) => reader.close()));
 });
