@@ -55,7 +55,7 @@ export class Connection implements Steppable {
 
   readonly #handler: ConnectionHandler;
   readonly #random: () => number;
-  readonly #wake: () => void;
+  readonly #wake: (connection: Connection) => void;
   readonly #inbox: string[] = [];
   readonly #backlog: string[] = [];
   #lagged = false;
@@ -71,7 +71,7 @@ export class Connection implements Steppable {
     outbox: Outbox,
     handler: ConnectionHandler,
     random: () => number,
-    wake: () => void,
+    wake: (connection: Connection) => void,
   ) {
     this.userId = userId;
     this.outbox = outbox;
@@ -123,7 +123,7 @@ export class Connection implements Steppable {
       this.#inbox.length === 1 && !this.#reading && this.#canRead &&
       this.#backlog.length === 0 && !this.#lagged
     ) this.#read();
-    else this.#wake();
+    else this.#wake(this);
   }
 
   /**
@@ -145,7 +145,7 @@ export class Connection implements Steppable {
       mayForward && !this.#reading && !this.#canRead && !this.#lagged &&
       this.#canForward
     ) this.#forward();
-    else this.#wake();
+    else this.#wake(this);
   }
 
   /**
@@ -226,7 +226,7 @@ export class Connection implements Steppable {
       this.#reading = false;
     }
     this.#releaseHistory(HISTORY_SPACING_MS);
-    if (this.#backlog.length > 0) this.#wake();
+    if (this.#backlog.length > 0) this.#wake(this);
   }
 
   #forward(): void {
@@ -236,6 +236,6 @@ export class Connection implements Steppable {
     this.#drainedAt = performance.now();
     this.outbox.send(frame);
     this.#releaseHistory(HISTORY_SPACING_MS);
-    if (this.#backlog.length > 0) this.#wake();
+    if (this.#backlog.length > 0) this.#wake(this);
   }
 }

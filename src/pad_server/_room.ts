@@ -17,8 +17,8 @@ const FORWARDS_AT_ONCE = 256;
 export interface RoomContext {
   readonly faults: Faults;
   readonly random: () => number;
-  /** Step the connection loops soon. */
-  wake(): void;
+  /** Step `connection`'s loop soon: it may have work. */
+  wake(connection: Connection): void;
   /** Register a connection loop, or unregister it. */
   track(connection: Connection, on: boolean): void;
   /** Run `callback` after `ms`, unless the server closes first. */
@@ -82,7 +82,7 @@ export class Room {
         lagged: (connection) => this.hangUp(connection),
       },
       this.#context.random,
-      () => this.#context.wake(),
+      (connection) => this.#context.wake(connection),
     );
     this.counts.set(connection.userId, { metadata: 0, edits: 0 });
     connection.outbox.send(encodeMessage({ Identity: connection.userId }));
@@ -206,7 +206,7 @@ export class Room {
         if (!connection.live) return;
         this.#applyEdit(connection, message);
         if (connection.closedByClient) this.disconnect(connection);
-        else this.#context.wake();
+        else this.#context.wake(connection);
       });
       return;
     }

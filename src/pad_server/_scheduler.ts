@@ -22,9 +22,16 @@ export interface Steppable {
 /** At most this many steps per turn of the event loop. */
 const MAX_STEPS_PER_TURN = 256;
 
-/** Steps every registered loop once per turn while any has work. */
+/**
+ * Steps every woken loop once per turn while any has work. Only loops
+ * woken since (or still with work) are looked at, so a turn costs what
+ * the busy connections cost, not what all of them do: thousands of idle
+ * sockets on one pad cost nothing while another pad is busy.
+ */
 export class StepScheduler {
   readonly #loops = new Set<Steppable>();
+  /** Loops that may have work: woken, or left with work by their step. */
+  readonly #woken = new Set<Steppable>();
   #channel: MessageChannel | undefined;
   #posted = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -39,14 +46,27 @@ export class StepScheduler {
 
   delete(loop: Steppable): void {
     this.#loops.delete(loop);
+    this.#woken.delete(loop);
     // The channel stays open while connections do (making one per burst
     // costs more than the turn); without any, it must not hold the event
     // loop open.
     if (this.#loops.size === 0 && !this.#posted) this.#closeChannel();
   }
 
-  /** Something became ready: make sure a turn comes. */
-  wake(): void {
+  /** `loop` may have work: make sure a turn comes that looks at it. */
+  wake(loop: Steppable): void {
+    if (this.#closed || !this.#loops.has(loop)) return;
+    this.#woken.add(loop);
+    this.#post();
+  }
+
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#closeChannel();
+  }
+
+  #post(): void {
     if (this.#closed || this.#posted) return;
     if (this.#channel === undefined) {
       this.#channel = new MessageChannel();
@@ -54,12 +74,6 @@ export class StepScheduler {
     }
     this.#posted = true;
     this.#channel.port2.postMessage(null);
-  }
-
-  close(): void {
-    this.#closed = true;
-    clearTimeout(this.#timer);
-    this.#closeChannel();
   }
 
   #closeChannel(): void {
@@ -73,20 +87,28 @@ export class StepScheduler {
     // A round steps each ready loop once; past MAX_STEPS_PER_TURN steps it
     // goes on in the next turn, so thousands of loops (a crowd dropped at
     // once) never hold the event loop from other pads' sockets for long.
-    if (this.#cursor === 0) this.#round = [...this.#loops];
+    if (this.#cursor === 0) {
+      this.#round = [...this.#woken];
+      this.#woken.clear();
+    }
     let steps = 0;
     while (this.#cursor < this.#round.length) {
       const loop = this.#round[this.#cursor++]!;
-      if (!loop.ready) continue;
-      loop.step();
-      if (++steps === MAX_STEPS_PER_TURN) break;
+      if (!this.#loops.has(loop)) continue;
+      if (loop.ready) {
+        loop.step();
+        steps++;
+      }
+      // Work left, now or at a time: it is looked at again.
+      if (loop.ready || loop.readyAt !== Infinity) this.#woken.add(loop);
+      if (steps === MAX_STEPS_PER_TURN) break;
     }
-    if (this.#cursor < this.#round.length) return this.wake();
+    if (this.#cursor < this.#round.length) return this.#post();
     this.#cursor = 0;
     this.#round = [];
     let next = Infinity;
-    for (const loop of this.#loops) {
-      if (loop.ready) return this.wake();
+    for (const loop of this.#woken) {
+      if (loop.ready) return this.#post();
       next = Math.min(next, loop.readyAt);
     }
     // Idle: let the event loop end when no connection is left, and wake
@@ -97,7 +119,7 @@ export class StepScheduler {
     if (next !== Infinity && !this.#closed) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
-        this.wake();
+        this.#post();
       }, Math.max(0, next - performance.now()));
     }
   }

@@ -35,7 +35,7 @@ export class SocketHub {
       room = new Room(padId, database?.get(padId), {
         faults: this.#faults,
         random: this.#random,
-        wake: () => this.#scheduler.wake(),
+        wake: (connection) => this.#scheduler.wake(connection),
         track: (connection, on) =>
           on
             ? this.#scheduler.add(connection)
