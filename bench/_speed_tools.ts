@@ -186,6 +186,8 @@ export interface Row {
   floor: string;
   floorMs: number;
   target: number;
+  /** What `ms` and `floorMs` count: milliseconds unless said ("x": a factor). */
+  unit?: "ms" | "x";
 }
 
 export async function callTool(
@@ -209,10 +211,11 @@ export function printRows(rows: readonly Row[]): number {
     const ratio = r.ms / r.floorMs;
     const ok = ratio <= r.target;
     if (!ok) missed++;
+    const unit = (r.unit ?? "ms").padEnd(2);
     console.log(
-      `${r.what.padEnd(width)}  ${r.ms.toFixed(2).padStart(8)} ms  / ${
+      `${r.what.padEnd(width)}  ${r.ms.toFixed(2).padStart(8)} ${unit}  / ${
         r.floor.padEnd(floorWidth)
-      } ${r.floorMs.toFixed(2).padStart(8)} ms  = ${
+      } ${r.floorMs.toFixed(2).padStart(8)} ${unit}  = ${
         ratio.toFixed(2).padStart(5)
       }x  (target ${r.target}x) ${ok ? "ok" : "MISSED"}`,
     );

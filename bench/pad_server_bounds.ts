@@ -5,13 +5,14 @@
  * - 10,000 sockets on one pad, idle: an edit round trip on another pad,
  *   and 2,000 of them in a row (the issue's own measure), against the same
  *   before they opened (target 2x);
- * - the 10,000 leaving at once: 2,000 edits in a row on another pad, begun
- *   as they leave, against 2,000 WebSocket echoes begun as 10,000 sockets
- *   leave a bare `Deno.serve` (target 2x). Not against the quiet batch: a
- *   bare server's own echoes slow down several times while its sockets
- *   close (each close is work on its one thread), and a note prints both
- *   slowdowns. How long until the pad takes a socket again (freed) and
- *   single edits meanwhile are notes too;
+ * - the 10,000 leaving at once: how many times their quiet time 2,000
+ *   edits in a row on another pad take, begun as they leave, against how
+ *   many times theirs 2,000 WebSocket echoes take, begun as 10,000 sockets
+ *   leave a bare `Deno.serve` (target 2x); and the longest single edit in
+ *   the 1.5 s after they leave against the longest echo (target 2x). Not
+ *   against quiet time alone: a bare server's own echoes slow down several
+ *   times while its sockets close (each close is work on its one thread).
+ *   How long until the pad takes a socket again (freed) is a note;
  * - a snapshot of 2,000 changed pads into SQLite, which holds the event
  *   loop while it runs, against a bare `node:sqlite` transaction of the
  *   same rows, the median of three rounds each (target 2x, and every one
@@ -221,11 +222,12 @@ rows.push({
   target: 2,
 });
 rows.push({
-  what: `${BATCH} edits while ${SOCKETS} sockets leave`,
-  ms: batchDuring,
+  what: `${BATCH} edits while ${SOCKETS} sockets leave, / quiet`,
+  ms: batchDuring / batchQuiet,
   floor: `bare ${BATCH} echoes, the same`,
-  floorMs: echoBatchDuring,
+  floorMs: echoBatchDuring / echoesQuiet,
   target: 2,
+  unit: "x",
 });
 notes.push(
   `while ${SOCKETS} sockets leave, ${BATCH} edits take ${
