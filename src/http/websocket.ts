@@ -15,18 +15,13 @@ import {
   closePayload,
   type Frame,
   FrameError,
-  frameHead,
   FrameParser,
   MessageAssembler,
   OPCODE,
   switchingProtocols,
 } from "./_websocket_frames.ts";
-import {
-  afterwards,
-  encodeText,
-  watchWrite,
-  writesInFlight,
-} from "./_websocket_tasks.ts";
+import { afterwards, encodeText } from "./_websocket_tasks.ts";
+import { FrameWriter } from "./_websocket_writer.ts";
 
 /** Bounds of one server socket. */
 export interface WebSocketLimits {
@@ -43,13 +38,12 @@ const DEFAULT_LIMITS: Required<WebSocketLimits> = {
   maxQueuedMessages: 4096,
   maxQueuedBytes: 64 * 1024 * 1024,
 };
-// Reads start small, so thousands of idle sockets hold little; frames
-// below JOIN_BELOW go out joined in one write; reading a client pauses
+// Reads start small, so thousands of idle sockets hold little; reading a
+// client pauses
 // while more than READ_PAUSE_* waits to be written to it; a close waits
 // CLOSE_WAIT_MS for the client's close frame.
 const SMALL_READ = 4096;
 const LARGE_READ = 65_536;
-const JOIN_BELOW = 16_384;
 const READ_PAUSE_MESSAGES = 256;
 const READ_PAUSE_BYTES = 1024 * 1024;
 const CLOSE_WAIT_MS = 2000;
@@ -78,11 +72,10 @@ export class ServerWebSocket extends EventTarget {
   readonly #key: string;
   readonly #limits: Required<WebSocketLimits>;
   #conn: Deno.Conn | undefined;
-  readonly #queue: { head: Uint8Array; payload: Uint8Array }[] = [];
-  #queuedBytes = 0;
-  #writing = false;
-  /** The write under way, if any. */
-  #flushing: Promise<void> = Promise.resolve();
+  readonly #writer: FrameWriter = new FrameWriter(
+    () => this.#end(CLOSE_CODE.abnormal, "", false),
+    () => this.#drained(),
+  );
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #ended = Promise.withResolvers<void>();
   readonly #messages: MessageAssembler;
@@ -125,8 +118,8 @@ export class ServerWebSocket extends EventTarget {
     const payload = text ? encodeText(data) : data;
     const { maxQueuedMessages, maxQueuedBytes } = this.#limits;
     if (
-      this.#queue.length >= maxQueuedMessages ||
-      this.#queuedBytes + payload.length > maxQueuedBytes
+      this.#writer.length >= maxQueuedMessages ||
+      this.#writer.bytes + payload.length > maxQueuedBytes
     ) {
       // As the real server drops a client that lags: no message, slot freed.
       return this.#end(CLOSE_CODE.abnormal, "", false);
@@ -200,7 +193,7 @@ export class ServerWebSocket extends EventTarget {
     }
     if (this.readyState === ServerWebSocket.CLOSED) return;
     this.readyState = ServerWebSocket.CLOSING;
-    if (this.#queue.length === 0 && !this.#writing) {
+    if (!this.#writer.busy) {
       return this.#end(CLOSE_CODE.abnormal, "", false);
     }
     // What is queued is written first (#flush ends it then), or given up
@@ -231,6 +224,7 @@ export class ServerWebSocket extends EventTarget {
       return this.#ended.promise;
     }
     this.#conn = conn;
+    this.#writer.attach(conn);
     this.readyState = ServerWebSocket.OPEN;
     this.dispatchEvent(new Event("open"));
     void this.#readLoop(leftover);
@@ -252,9 +246,9 @@ export class ServerWebSocket extends EventTarget {
         // awaits each send: a client pipelining thousands of edits slows
         // itself down, and is never dropped.
         while (
-          this.#queue.length > READ_PAUSE_MESSAGES ||
-          this.#queuedBytes > READ_PAUSE_BYTES
-        ) await this.#flushing;
+          this.#writer.length > READ_PAUSE_MESSAGES ||
+          this.#writer.bytes > READ_PAUSE_BYTES
+        ) await this.#writer.flushing;
         const scratch = new Uint8Array(size);
         const count = await this.#conn!.read(scratch);
         if (count === null) {
@@ -359,64 +353,14 @@ export class ServerWebSocket extends EventTarget {
   }
 
   #enqueue(opcode: number, payload: Uint8Array): void {
-    this.#queue.push({ head: frameHead(opcode, payload.length), payload });
-    this.#queuedBytes += payload.length;
-    if (!this.#writing) this.#flushing = this.#flush();
+    this.#writer.enqueue(opcode, payload);
   }
 
-  async #flush(): Promise<void> {
-    this.#writing = true;
-    try {
-      while (this.#queue.length > 0 && this.#conn !== undefined) {
-        const first = this.#queue[0]!;
-        if (first.payload.length >= JOIN_BELOW) {
-          this.#queue.shift();
-          await this.#writeAll(first.head);
-          await this.#writeAll(first.payload);
-          this.#queuedBytes -= first.payload.length;
-          continue;
-        }
-        const batch = [];
-        let bytes = 0;
-        while (
-          this.#queue.length > 0 &&
-          this.#queue[0]!.payload.length < JOIN_BELOW && bytes < LARGE_READ
-        ) {
-          const entry = this.#queue.shift()!;
-          batch.push(entry.head, entry.payload);
-          bytes += entry.head.length + entry.payload.length;
-          this.#queuedBytes -= entry.payload.length;
-        }
-        const joined = new Uint8Array(bytes);
-        let offset = 0;
-        for (const part of batch) {
-          joined.set(part, offset);
-          offset += part.length;
-        }
-        await this.#writeAll(joined);
-      }
-    } catch {
-      return this.#end(CLOSE_CODE.abnormal, "", false);
-    } finally {
-      this.#writing = false;
-    }
-    if (this.#pendingClose !== undefined && this.#queue.length === 0) {
-      const { code, reason, wasClean } = this.#pendingClose;
-      this.#end(code, reason, wasClean);
-    }
-  }
-
-  async #writeAll(bytes: Uint8Array): Promise<void> {
-    let written = 0;
-    while (written < bytes.length) {
-      if (this.readyState === ServerWebSocket.CLOSED) throw new Error("closed");
-      watchWrite(this, () => this.#end(CLOSE_CODE.abnormal, "", false));
-      try {
-        written += await this.#conn!.write(bytes.subarray(written));
-      } finally {
-        writesInFlight.delete(this);
-      }
-    }
+  /** Everything queued is written: a close waiting for that happens. */
+  #drained(): void {
+    if (this.#pendingClose === undefined) return;
+    const { code, reason, wasClean } = this.#pendingClose;
+    this.#end(code, reason, wasClean);
   }
 
   /** Close the connection now and tell the listeners, once. */
@@ -425,8 +369,7 @@ export class ServerWebSocket extends EventTarget {
     this.#done = true;
     this.readyState = ServerWebSocket.CLOSED;
     clearTimeout(this.#closeTimer);
-    this.#queue.length = 0;
-    this.#queuedBytes = 0;
+    this.#writer.stop();
     // Closed and told in a later task: a send that overflows must not
     // re-enter the code that sent, and thousands of sockets ending at once
     // are told a batch per task, so other sockets get their turns between.

@@ -16,6 +16,12 @@ import { SessionError } from "./session_error.ts";
 import { FrameInbox, FrameTooLargeError } from "./_frame_inbox.ts";
 import { type Acknowledgement, SessionWaits } from "./_session_waits.ts";
 
+/**
+ * How Deno's WebSocket reports a connection the server dropped without a
+ * close frame: the end of the stream, or a reset.
+ */
+const HUNG_UP = /unexpected eof|connection reset|broken pipe/i;
+
 /** The WebSocket of one session, its waits and its failure. */
 export class SessionSocket {
   /** The WebSocket address. */
@@ -94,8 +100,11 @@ export class SessionSocket {
       const reason = (event as ErrorEvent).message;
       if (opened) {
         // Our own WebSocket refused something (a frame over its 64 MiB
-        // limit): the close that follows must not blame the server.
-        this.#socketError = reason;
+        // limit): the close that follows must not blame the server. A
+        // server that hangs up drops the connection with no close frame,
+        // as Rustpad does, which Deno reports as an error too: that one is
+        // the server closing.
+        if (!HUNG_UP.test(reason)) this.#socketError = reason;
         return;
       }
       ready.reject(
