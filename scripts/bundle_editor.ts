@@ -29,6 +29,28 @@ export async function digest(text: string): Promise<string> {
   ).join("");
 }
 
+/** Run `deno <command> ...args` in the project; its output, or why it failed. */
+async function runDeno(
+  command: string,
+  args: string[],
+  what: string,
+): Promise<Uint8Array> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [command, ...args],
+    cwd: ROOT.pathname,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) {
+    throw new Error(
+      `Cannot ${what} as deno ${command} failed: current exit code is ${code}\n${
+        new TextDecoder().decode(stderr)
+      }`,
+    );
+  }
+  return stdout;
+}
+
 /**
  * `deno bundle` of `entry` for the browser, minified, with code splitting
  * or as one file: file name → code.
@@ -39,28 +61,15 @@ export async function bundleChunks(
 ): Promise<Map<string, string>> {
   const dir = await Deno.makeTempDir({ prefix: "rustpad-editor-" });
   try {
-    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "bundle",
-        "--quiet",
-        "--platform=browser",
-        "--format=esm",
-        "--minify",
-        ...(split ? ["--code-splitting"] : []),
-        `--outdir=${dir}`,
-        entry.pathname,
-      ],
-      cwd: ROOT.pathname,
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    if (code !== 0) {
-      throw new Error(
-        `Cannot bundle ${entry.pathname} as deno bundle failed: current exit code is ${code}\n${
-          new TextDecoder().decode(stderr)
-        }`,
-      );
-    }
+    await runDeno("bundle", [
+      "--quiet",
+      "--platform=browser",
+      "--format=esm",
+      "--minify",
+      ...(split ? ["--code-splitting"] : []),
+      `--outdir=${dir}`,
+      entry.pathname,
+    ], `bundle ${entry.pathname}`);
     const chunks = new Map<string, string>();
     const names = [];
     for await (const entry of Deno.readDir(dir)) names.push(entry.name);
@@ -81,19 +90,11 @@ export async function bundleChunks(
  * script. It does not depend on where the checkout lies.
  */
 export async function editorSourcesDigest(): Promise<string> {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", new URL("page.ts", EDITOR).pathname],
-    cwd: ROOT.pathname,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (code !== 0) {
-    throw new Error(
-      `Cannot list the editor's sources as deno info failed: current exit code is ${code}\n${
-        new TextDecoder().decode(stderr)
-      }`,
-    );
-  }
+  const stdout = await runDeno(
+    "info",
+    ["--json", new URL("page.ts", EDITOR).pathname],
+    "list the editor's sources",
+  );
   const graph = JSON.parse(new TextDecoder().decode(stdout)) as {
     modules: { specifier: string }[];
     npmPackages?: Record<string, unknown>;
