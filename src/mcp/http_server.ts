@@ -29,7 +29,6 @@ import {
   CallsInFlight,
   health,
   onlyAnswers,
-  parseJson,
   readWhole,
   shuttingDown,
   trackBody,
@@ -203,8 +202,8 @@ export function serveHttp(
     const whole = await readWhole(request, maxMessageBytes);
     if (whole instanceof Response) return whole;
     new AnswerBudget(ANSWERS_PER_BODY * maxMessageBytes).attach(whole.request);
-    // Parsed once here, for the era, the ids and the SDK alike.
-    const parsed = whole.body.length > 0 ? parseJson(whole.body) : undefined;
+    // Parsed once, for the era, the ids and the SDK alike.
+    const { parsed } = whole;
     if (await modern.claims(whole.request, parsed)) {
       return draining
         ? shuttingDown()
