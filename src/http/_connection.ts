@@ -15,18 +15,13 @@ import {
 import { parseHead, type RequestHead } from "./_head.ts";
 import { bodyStream, tooLarge } from "./_body.ts";
 import { ConnectionReader, HttpBodyError, latin1 } from "./_reader.ts";
-import {
-  CONTINUE,
-  LAST_CHUNK,
-  responseHead,
-  wholeResponse,
-} from "./_response.ts";
+import { CONTINUE, wholeResponse } from "./_response.ts";
 import {
   ConnectionWriter,
   DEFAULT_MAX_QUEUED_BYTES,
   DEFAULT_WRITE_TIMEOUT_MS,
-  sendBody,
   type SendBounds,
+  sendResponse,
 } from "./_send.ts";
 import { claimUpgrade } from "./websocket_upgrade.ts";
 /** How long, and for how many bytes, a close waits out an unread body. */
@@ -349,37 +344,27 @@ export class Http1Connection {
   /** Write `response`; false if it could not be written whole. */
   async #respond(
     response: Response,
-    head: RequestHead | undefined,
+    head: RequestHead,
     keepAlive: boolean,
   ): Promise<boolean> {
-    const { bytes, chunked, noBody } = responseHead(response, {
-      method: head?.method,
-      minor: head?.minor,
-      keepAliveS: keepAlive
-        ? Math.max(1, Math.floor(this.#options.keepAliveMs / 1000))
-        : undefined,
-    });
-    await this.#writer.write(bytes);
-    if (response.body === null) return true;
-    if (noBody) {
-      await response.body.cancel().catch(() => {});
-      return true;
-    }
+    const { keepAliveMs, maxHeadBytes } = this.#options;
+    const maxQueuedBytes = this.#options.maxQueuedBytes ??
+      DEFAULT_MAX_QUEUED_BYTES;
     const previous = this.#onClose;
     try {
-      const sent = await sendBody(this.#writer, this.#reader, response.body, {
-        chunked,
-        eventStream: /^text\/event-stream\b/i.test(
-          response.headers.get("content-type") ?? "",
-        ),
-        maxQueuedBytes: this.#options.maxQueuedBytes ??
-          DEFAULT_MAX_QUEUED_BYTES,
-        maxBufferedBytes: this.#options.maxHeadBytes,
+      return await sendResponse(this.#writer, this.#reader, response, {
+        framing: {
+          method: head.method,
+          minor: head.minor,
+          keepAliveS: keepAlive
+            ? Math.max(1, Math.floor(keepAliveMs / 1000))
+            : undefined,
+        },
+        maxQueuedBytes,
+        maxBufferedBytes: maxHeadBytes,
         overflow: () =>
           this.#drop(
-            `it held over ${
-              this.#options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES
-            } bytes of answer its client had not taken`,
+            `it held over ${maxQueuedBytes} bytes of answer its client had not taken`,
           ),
         onClose: (cancel) => {
           this.#onClose = () => {
@@ -388,8 +373,6 @@ export class Http1Connection {
           };
         },
       });
-      if (sent && chunked) await this.#writer.write(LAST_CHUNK);
-      return sent;
     } finally {
       this.#onClose = previous;
     }
