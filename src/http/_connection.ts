@@ -12,6 +12,7 @@ import {
   type ByteBudget,
   DEFAULT_MIN_BODY_BYTES_PER_SECOND,
 } from "./_budget.ts";
+import { Deadline } from "./_deadline.ts";
 import { parseHead, type RequestHead } from "./_head.ts";
 import { bodyStream, tooLarge } from "./_body.ts";
 import { ConnectionReader, HttpBodyError, latin1 } from "./_reader.ts";
@@ -68,7 +69,8 @@ export class Http1Connection {
   readonly #reader: ConnectionReader;
   readonly #writer: ConnectionWriter;
   readonly #options: ConnectionOptions;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The request's deadline, or the idle keep-alive connection's. */
+  readonly #deadline = new Deadline();
   #closed = false;
   /** Whether a WebSocket took the connection over (and closed it). */
   #handedOver = false;
@@ -109,7 +111,8 @@ export class Http1Connection {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    clearTimeout(this.#timer);
+    this.#deadline.stop();
+    this.#writer.stop();
     this.#reader.interrupt(CLOSED);
     this.#onClose?.();
     if (this.#handedOver) return;
@@ -152,11 +155,6 @@ export class Http1Connection {
     }
   }
 
-  #arm(ms: number, fire: () => void): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(fire, ms);
-  }
-
   #deadlineMessage(): string {
     return `Cannot read the request as it did not arrive whole within ${this.#options.requestTimeoutMs} ms (${this.#options.requestTimeoutVariable}): send the whole request at once; nothing was done`;
   }
@@ -170,13 +168,14 @@ export class Http1Connection {
     // more than parsing the head.
     let expired: HttpBodyError | undefined;
     const startRequest = () =>
-      this.#arm(requestTimeoutMs, () => {
+      this.#deadline.set(requestTimeoutMs, () => {
         expired = new HttpBodyError(408, this.#deadlineMessage());
         reader.interrupt(expired);
       });
     let waitingForFirstByte = !first && reader.buffered === 0;
-    if (waitingForFirstByte) this.#arm(keepAliveMs, () => this.close());
-    else startRequest();
+    if (waitingForFirstByte) {
+      this.#deadline.set(keepAliveMs, () => this.close());
+    } else startRequest();
     for (;;) {
       reader.skipBlankLines();
       const bytes = reader.takeHead();
@@ -222,7 +221,7 @@ export class Http1Connection {
       return false;
     }
     let bodyDone = head.body.kind === "none";
-    if (bodyDone) clearTimeout(this.#timer);
+    if (bodyDone) this.#deadline.clear();
     let reserved = 0;
     const rate = new BodyRate(
       this.#reader,
@@ -252,7 +251,7 @@ export class Http1Connection {
         body = this.#reader.takeNow(framing.length)!;
         bodyDone = true;
         this.#unreadBody = false;
-        clearTimeout(this.#timer);
+        this.#deadline.clear();
       } else {
         body = bodyStream(this.#reader, framing, {
           maxBytes: maxBodyBytes,
@@ -267,7 +266,7 @@ export class Http1Connection {
             bodyDone = true;
             this.#unreadBody = false;
             rate.stop();
-            clearTimeout(this.#timer);
+            this.#deadline.clear();
           },
         });
       }
@@ -304,7 +303,7 @@ export class Http1Connection {
       } finally {
         release();
         // The handler has what it read; the response has no deadline.
-        clearTimeout(this.#timer);
+        this.#deadline.clear();
       }
       const socket = claimUpgrade(response);
       if (socket !== undefined) {

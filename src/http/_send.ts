@@ -9,6 +9,7 @@
 // closed both ways is found by the write that fails. A JSON answer the
 // handler has whole at once goes out with its head in one write.
 
+import { Deadline } from "./_deadline.ts";
 import type { ConnectionReader } from "./_reader.ts";
 import {
   frame,
@@ -58,6 +59,9 @@ export class ConnectionWriter {
   readonly #conn: Deno.Conn;
   readonly #timeoutMs: number;
   readonly #onTimeout: () => void;
+  readonly #deadline = new Deadline();
+  /** Writes in progress: a 100 Continue may overlap an answer. */
+  #writing = 0;
 
   constructor(conn: Deno.Conn, timeoutMs: number, onTimeout: () => void) {
     this.#conn = conn;
@@ -67,18 +71,24 @@ export class ConnectionWriter {
 
   /** Write all of `bytes`; rejects once the socket fails or is closed. */
   async write(bytes: Uint8Array): Promise<void> {
-    for (let at = 0; at < bytes.length; at += WRITE_SLICE_BYTES) {
-      const slice = bytes.subarray(at, at + WRITE_SLICE_BYTES);
-      // One deadline per slice: progress within it does not extend it.
-      const timer = setTimeout(this.#onTimeout, this.#timeoutMs);
-      try {
+    this.#writing++;
+    try {
+      for (let at = 0; at < bytes.length; at += WRITE_SLICE_BYTES) {
+        const slice = bytes.subarray(at, at + WRITE_SLICE_BYTES);
+        // One deadline per slice: progress within it does not extend it.
+        this.#deadline.set(this.#timeoutMs, this.#onTimeout);
         for (let written = 0; written < slice.length;) {
           written += await this.#conn.write(slice.subarray(written));
         }
-      } finally {
-        clearTimeout(timer);
       }
+    } finally {
+      if (--this.#writing === 0) this.#deadline.clear();
     }
+  }
+
+  /** Keep no more write deadlines: the connection is closed. */
+  stop(): void {
+    this.#deadline.stop();
   }
 }
 
