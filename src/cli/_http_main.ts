@@ -15,6 +15,7 @@ import { ConfigError } from "../config/config_error.ts";
 import { type NamedToken, readTokenFile } from "../config/token_file.ts";
 import { serveHttp } from "../mcp/http_server.ts";
 import { VERSION } from "../config/version.ts";
+import { stderrLines } from "./_stderr_lines.ts";
 
 const SIGNALS: Deno.Signal[] = ["SIGTERM", "SIGINT"];
 
@@ -25,6 +26,8 @@ export async function runHttp(
   startNotes: readonly string[] = [],
   onBackend: (backend: Backend) => void = () => {},
 ): Promise<number> {
+  // Every line of this mode through one writer, so they keep their order.
+  const log = stderrLines();
   let identities: NamedToken[] = [];
   let state: StateStore;
   try {
@@ -43,7 +46,7 @@ export async function runHttp(
     ) {
       throw error;
     }
-    console.error(
+    log(
       `rustpad-mcp: ${
         error instanceof ConfigError
           ? error.message
@@ -79,21 +82,22 @@ export async function runHttp(
       requestTimeoutMs: config.requestTimeoutMs,
       keepAliveTimeoutMs: config.keepAliveTimeoutMs,
       maxMessageBytes: config.maxMessageBytes,
+      log,
     });
   } catch (error) {
     await backend.close();
     await state.close();
     if (error instanceof RangeError) {
-      console.error(`rustpad-mcp: ${error.message}`);
+      log(`rustpad-mcp: ${error.message}`);
       return 2;
     }
     if (error instanceof Deno.errors.AddrInUse) {
-      console.error(
+      log(
         `rustpad-mcp: Cannot listen on ${listen.hostname}:${listen.port} as the address is in use: choose another port`,
       );
       return 1;
     }
-    console.error(
+    log(
       `rustpad-mcp: Cannot listen on ${listen.hostname}:${listen.port}: ${
         (error as Error).message
       }`,
@@ -102,11 +106,11 @@ export async function runHttp(
   }
   const running = server;
   const stop = () => {
-    console.error("rustpad-mcp: draining: finishing calls in flight");
+    log("rustpad-mcp: draining: finishing calls in flight");
     void running.shutdown();
   };
   for (const signal of SIGNALS) Deno.addSignalListener(signal, stop);
-  console.error(
+  log(
     `rustpad-mcp ${VERSION}: serving MCP over HTTP at ${running.url.href} for ${config.rustpadUrl.href} with ${config.tools.size} tools${
       config.httpToken === undefined && identities.length === 0
         ? ""
@@ -117,13 +121,13 @@ export async function runHttp(
         })`
     }${state.kind === "memory" ? "" : `, state in ${state.location}`}`,
   );
-  for (const note of startNotes) console.error(note);
+  for (const note of startNotes) log(note);
   // Settles only on shutdown: accept errors (EMFILE) are survived.
   await running.finished;
   await running.shutdown();
   for (const signal of SIGNALS) Deno.removeSignalListener(signal, stop);
   await backend.close();
   await state.close();
-  console.error("rustpad-mcp: stopped");
+  log("rustpad-mcp: stopped");
   return 0;
 }

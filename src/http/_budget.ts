@@ -28,10 +28,7 @@ export class ByteBudget {
 
   /** Wait until `bytes` fit, or until `interrupted` rejects. */
   async reserve(bytes: number, interrupted: Promise<never>): Promise<void> {
-    if (this.#waiting.length === 0 && bytes <= this.#free) {
-      this.#free -= bytes;
-      return;
-    }
+    if (this.tryReserve(bytes)) return;
     const granted = Promise.withResolvers<void>();
     const entry = { bytes, grant: granted.resolve };
     this.#waiting.push(entry);
@@ -43,6 +40,13 @@ export class ByteBudget {
       else this.#waiting.splice(index, 1);
       throw error;
     }
+  }
+
+  /** Take `bytes` now if they fit and nobody waits; whether they were. */
+  tryReserve(bytes: number): boolean {
+    if (this.#waiting.length > 0 || bytes > this.#free) return false;
+    this.#free -= bytes;
+    return true;
   }
 
   /** Give back `bytes` and wake the waiters that now fit. */

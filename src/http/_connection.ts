@@ -12,21 +12,17 @@ import {
   type ByteBudget,
   DEFAULT_MIN_BODY_BYTES_PER_SECOND,
 } from "./_budget.ts";
+import { Deadline } from "./_deadline.ts";
 import { parseHead, type RequestHead } from "./_head.ts";
 import { bodyStream, tooLarge } from "./_body.ts";
 import { ConnectionReader, HttpBodyError, latin1 } from "./_reader.ts";
-import {
-  CONTINUE,
-  LAST_CHUNK,
-  responseHead,
-  wholeResponse,
-} from "./_response.ts";
+import { CONTINUE, wholeResponse } from "./_response.ts";
 import {
   ConnectionWriter,
   DEFAULT_MAX_QUEUED_BYTES,
   DEFAULT_WRITE_TIMEOUT_MS,
-  sendBody,
   type SendBounds,
+  sendResponse,
 } from "./_send.ts";
 import { claimUpgrade } from "./websocket_upgrade.ts";
 /** How long, and for how many bytes, a close waits out an unread body. */
@@ -73,7 +69,8 @@ export class Http1Connection {
   readonly #reader: ConnectionReader;
   readonly #writer: ConnectionWriter;
   readonly #options: ConnectionOptions;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The request's deadline, or the idle keep-alive connection's. */
+  readonly #deadline = new Deadline();
   #closed = false;
   /** Whether a WebSocket took the connection over (and closed it). */
   #handedOver = false;
@@ -114,7 +111,8 @@ export class Http1Connection {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    clearTimeout(this.#timer);
+    this.#deadline.stop();
+    this.#writer.stop();
     this.#reader.interrupt(CLOSED);
     this.#onClose?.();
     if (this.#handedOver) return;
@@ -157,11 +155,6 @@ export class Http1Connection {
     }
   }
 
-  #arm(ms: number, fire: () => void): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(fire, ms);
-  }
-
   #deadlineMessage(): string {
     return `Cannot read the request as it did not arrive whole within ${this.#options.requestTimeoutMs} ms (${this.#options.requestTimeoutVariable}): send the whole request at once; nothing was done`;
   }
@@ -171,12 +164,18 @@ export class Http1Connection {
     const { keepAliveMs, requestTimeoutMs, maxHeadBytes } = this.#options;
     const reader = this.#reader;
     this.idle = true;
-    const expired = new HttpBodyError(408, this.#deadlineMessage());
+    // Made only once the deadline passes: an error's stack trace costs
+    // more than parsing the head.
+    let expired: HttpBodyError | undefined;
     const startRequest = () =>
-      this.#arm(requestTimeoutMs, () => reader.interrupt(expired));
+      this.#deadline.set(requestTimeoutMs, () => {
+        expired = new HttpBodyError(408, this.#deadlineMessage());
+        reader.interrupt(expired);
+      });
     let waitingForFirstByte = !first && reader.buffered === 0;
-    if (waitingForFirstByte) this.#arm(keepAliveMs, () => this.close());
-    else startRequest();
+    if (waitingForFirstByte) {
+      this.#deadline.set(keepAliveMs, () => this.close());
+    } else startRequest();
     for (;;) {
       reader.skipBlankLines();
       const bytes = reader.takeHead();
@@ -198,7 +197,9 @@ export class Http1Connection {
       try {
         more = await reader.fill();
       } catch (error) {
-        if (error === expired && reader.buffered > 0) {
+        if (
+          expired !== undefined && error === expired && reader.buffered > 0
+        ) {
           await this.#refuse(408, expired.message);
         }
         return undefined;
@@ -220,7 +221,7 @@ export class Http1Connection {
       return false;
     }
     let bodyDone = head.body.kind === "none";
-    if (bodyDone) clearTimeout(this.#timer);
+    if (bodyDone) this.#deadline.clear();
     let reserved = 0;
     const rate = new BodyRate(
       this.#reader,
@@ -232,36 +233,61 @@ export class Http1Connection {
       reserved = 0;
     };
     const framing = head.body;
-    const body = framing.kind !== "none" && head.method !== "GET" &&
-        head.method !== "HEAD"
-      ? bodyStream(this.#reader, framing, {
-        maxBytes: maxBodyBytes,
-        beforeFirstRead: async (bytes) => {
-          await budget.reserve(bytes, this.#reader.whenInterrupted());
-          reserved = bytes;
-          if (head.expectContinue) await this.#writer.write(CONTINUE);
-          rate.start();
-        },
-        onProgress: (bytes) => rate.received = bytes,
-        onEnd: () => {
-          bodyDone = true;
-          this.#unreadBody = false;
-          rate.stop();
-          clearTimeout(this.#timer);
-        },
-      })
-      : null;
+    let body: ReadableStream<Uint8Array> | Uint8Array | null = null;
+    if (
+      framing.kind !== "none" && head.method !== "GET" &&
+      head.method !== "HEAD"
+    ) {
+      // A body that came whole with its head, as most small ones do, is
+      // handed on as bytes: no stream to pull, no rate to watch. Its share
+      // of the budget is held all the same, and if that must wait, the
+      // body goes the way of the others.
+      if (
+        framing.kind === "length" && !head.expectContinue &&
+        this.#reader.buffered >= framing.length &&
+        budget.tryReserve(framing.length)
+      ) {
+        reserved = framing.length;
+        body = this.#reader.takeNow(framing.length)!;
+        bodyDone = true;
+        this.#unreadBody = false;
+        this.#deadline.clear();
+      } else {
+        body = bodyStream(this.#reader, framing, {
+          maxBytes: maxBodyBytes,
+          beforeFirstRead: async (bytes) => {
+            await budget.reserve(bytes, this.#reader.whenInterrupted());
+            reserved = bytes;
+            if (head.expectContinue) await this.#writer.write(CONTINUE);
+            rate.start();
+          },
+          onProgress: (bytes) => rate.received = bytes,
+          onEnd: () => {
+            bodyDone = true;
+            this.#unreadBody = false;
+            rate.stop();
+            this.#deadline.clear();
+          },
+        });
+      }
+    }
     const abort = new AbortController();
     let request: Request;
     try {
       request = new Request(`http://${head.host}${head.target}`, {
         method: head.method,
-        headers: new Headers(head.fields as [string, string][]),
         body,
         signal: abort.signal,
         duplex: "half",
       } as RequestInit);
+      // Appended to the request's own: headers given to the constructor,
+      // a list or a Headers, are converted and copied field by field
+      // through WebIDL, at over three times the cost. A body of bytes or
+      // a stream adds no Content-Type of its own.
+      const headers = request.headers;
+      for (const [name, value] of head.fields) headers.append(name, value);
     } catch {
+      release();
       await this.#refuse(
         400,
         `Cannot serve the request as its method ${head.method} or a header value is not accepted`,
@@ -277,7 +303,7 @@ export class Http1Connection {
       } finally {
         release();
         // The handler has what it read; the response has no deadline.
-        clearTimeout(this.#timer);
+        this.#deadline.clear();
       }
       const socket = claimUpgrade(response);
       if (socket !== undefined) {
@@ -317,37 +343,27 @@ export class Http1Connection {
   /** Write `response`; false if it could not be written whole. */
   async #respond(
     response: Response,
-    head: RequestHead | undefined,
+    head: RequestHead,
     keepAlive: boolean,
   ): Promise<boolean> {
-    const { bytes, chunked, noBody } = responseHead(response, {
-      method: head?.method,
-      minor: head?.minor,
-      keepAliveS: keepAlive
-        ? Math.max(1, Math.floor(this.#options.keepAliveMs / 1000))
-        : undefined,
-    });
-    await this.#writer.write(bytes);
-    if (response.body === null) return true;
-    if (noBody) {
-      await response.body.cancel().catch(() => {});
-      return true;
-    }
+    const { keepAliveMs, maxHeadBytes } = this.#options;
+    const maxQueuedBytes = this.#options.maxQueuedBytes ??
+      DEFAULT_MAX_QUEUED_BYTES;
     const previous = this.#onClose;
     try {
-      const sent = await sendBody(this.#writer, this.#reader, response.body, {
-        chunked,
-        eventStream: /^text\/event-stream\b/i.test(
-          response.headers.get("content-type") ?? "",
-        ),
-        maxQueuedBytes: this.#options.maxQueuedBytes ??
-          DEFAULT_MAX_QUEUED_BYTES,
-        maxBufferedBytes: this.#options.maxHeadBytes,
+      return await sendResponse(this.#writer, this.#reader, response, {
+        framing: {
+          method: head.method,
+          minor: head.minor,
+          keepAliveS: keepAlive
+            ? Math.max(1, Math.floor(keepAliveMs / 1000))
+            : undefined,
+        },
+        maxQueuedBytes,
+        maxBufferedBytes: maxHeadBytes,
         overflow: () =>
           this.#drop(
-            `it held over ${
-              this.#options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES
-            } bytes of answer its client had not taken`,
+            `it held over ${maxQueuedBytes} bytes of answer its client had not taken`,
           ),
         onClose: (cancel) => {
           this.#onClose = () => {
@@ -356,8 +372,6 @@ export class Http1Connection {
           };
         },
       });
-      if (sent && chunked) await this.#writer.write(LAST_CHUNK);
-      return sent;
     } finally {
       this.#onClose = previous;
     }

@@ -58,12 +58,32 @@ const HOST =
  * be built from.
  */
 export function isValidHost(host: string): boolean {
+  if (host === lastValidHost) return true;
   if (!HOST.test(host)) return false;
   try {
-    return new URL(`http://${host}/`).host !== "";
+    if (new URL(`http://${host}/`).host === "") return false;
   } catch {
     return false;
   }
+  lastValidHost = host;
+  return true;
+}
+
+/** The last Host found valid: nearly every request repeats it. */
+let lastValidHost: string | undefined;
+
+/** The fields of a head that decide how it is served, each value as sent. */
+interface FramingFields {
+  host: string[];
+  "transfer-encoding": string[];
+  "content-length": string[];
+  connection: string[];
+  expect: string[];
+}
+
+/** Whether `code` is a space or a tab. */
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9;
 }
 
 function refuse(status: number, message: string): HeadRefusal {
@@ -115,21 +135,41 @@ export function parseHead(
     );
   }
   const fields: [string, string][] = [];
-  for (const line of lines.slice(1)) {
+  // Gathered in the same pass: what the rest of the parse looks at.
+  const decisive: FramingFields = {
+    host: [],
+    "transfer-encoding": [],
+    "content-length": [],
+    connection: [],
+    expect: [],
+  };
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
     const colon = line.indexOf(":");
     const name = colon > 0 ? line.slice(0, colon) : "";
-    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
+    let value = line.slice(colon + 1);
+    // Most values have no blank to trim: the regular expression only for those that do.
+    if (
+      value !== "" &&
+      (isBlank(value.charCodeAt(0)) ||
+        isBlank(value.charCodeAt(value.length - 1)))
+    ) {
+      value = value.replace(/^[ \t]+|[ \t]+$/g, "");
+    }
     if (!TOKEN.test(name) || !FIELD_VALUE.test(value)) {
       return refuse(
         400,
         "Cannot serve the request as a header field is malformed (folded, padded before the colon, or with control characters)",
       );
     }
-    fields.push([name.toLowerCase(), value]);
+    const lower = name.toLowerCase();
+    fields.push([lower, value]);
+    if (Object.hasOwn(decisive, lower)) {
+      decisive[lower as keyof FramingFields].push(value);
+    }
   }
   const minor = minorText === "0" ? 0 : 1;
-  const all = (name: string) =>
-    fields.filter(([field]) => field === name).map(([, value]) => value);
+  const all = (name: keyof FramingFields) => decisive[name];
 
   const hosts = all("host");
   if (hosts.length > 1 || (hosts.length === 0 && minor === 1)) {

@@ -6,10 +6,18 @@
 // bound of answer bytes. A peer that half-closes (shutdown(SHUT_WR), as
 // some proxies do once the request is sent) still gets its whole answer;
 // an event stream then carries SSE comments between events, so a peer that
-// closed both ways is found by the write that fails.
+// closed both ways is found by the write that fails. A JSON answer the
+// handler has whole at once goes out with its head in one write.
 
+import { Deadline } from "./_deadline.ts";
 import type { ConnectionReader } from "./_reader.ts";
-import { frame } from "./_response.ts";
+import {
+  frame,
+  LAST_CHUNK,
+  type ResponseFraming,
+  responseHead,
+} from "./_response.ts";
+import { concatBytes } from "./bytes.ts";
 
 /**
  * The default of {@linkcode SendBounds.writeTimeoutMs}: how long the peer
@@ -51,6 +59,9 @@ export class ConnectionWriter {
   readonly #conn: Deno.Conn;
   readonly #timeoutMs: number;
   readonly #onTimeout: () => void;
+  readonly #deadline = new Deadline();
+  /** Writes in progress: a 100 Continue may overlap an answer. */
+  #writing = 0;
 
   constructor(conn: Deno.Conn, timeoutMs: number, onTimeout: () => void) {
     this.#conn = conn;
@@ -60,19 +71,117 @@ export class ConnectionWriter {
 
   /** Write all of `bytes`; rejects once the socket fails or is closed. */
   async write(bytes: Uint8Array): Promise<void> {
-    for (let at = 0; at < bytes.length; at += WRITE_SLICE_BYTES) {
-      const slice = bytes.subarray(at, at + WRITE_SLICE_BYTES);
-      // One deadline per slice: progress within it does not extend it.
-      const timer = setTimeout(this.#onTimeout, this.#timeoutMs);
-      try {
+    this.#writing++;
+    try {
+      for (let at = 0; at < bytes.length; at += WRITE_SLICE_BYTES) {
+        const slice = bytes.subarray(at, at + WRITE_SLICE_BYTES);
+        // One deadline per slice: progress within it does not extend it.
+        this.#deadline.set(this.#timeoutMs, this.#onTimeout);
         for (let written = 0; written < slice.length;) {
           written += await this.#conn.write(slice.subarray(written));
         }
-      } finally {
-        clearTimeout(timer);
       }
+    } finally {
+      if (--this.#writing === 0) this.#deadline.clear();
     }
   }
+
+  /** Keep no more write deadlines: the connection is closed. */
+  stop(): void {
+    this.#deadline.stop();
+  }
+}
+
+/** The most of a JSON answer read before its head is written. */
+const GATHER_BYTES = 65_536;
+
+/** How {@linkcode sendResponse} sends, and what it may watch. */
+export interface ResponseSending
+  extends Omit<BodySending, "chunked" | "eventStream"> {
+  readonly framing: ResponseFraming;
+}
+
+/**
+ * Send `response`, head and body; true once it is sent whole. False when
+ * the handler's stream failed or the connection closed meanwhile.
+ */
+export async function sendResponse(
+  writer: ConnectionWriter,
+  reader: ConnectionReader,
+  response: Response,
+  sending: ResponseSending,
+): Promise<boolean> {
+  const { bytes, chunked, noBody } = responseHead(response, sending.framing);
+  let body: ReadableStream<Uint8Array> | null = response.body;
+  if (body === null || noBody) {
+    await writer.write(bytes);
+    await body?.cancel().catch(() => {});
+    return true;
+  }
+  // A JSON answer is of no use to its client until it is whole: one that
+  // is whole at once goes out with its head in one write, framed as it
+  // would have been streamed.
+  const type = response.headers.get("content-type") ?? "";
+  if (/^application\/json\b/i.test(type)) {
+    const gathered = await gatherBody(body, GATHER_BYTES, sending.onClose);
+    if (!(gathered instanceof ReadableStream)) {
+      const framed = !chunked
+        ? [gathered]
+        : gathered.length === 0
+        ? [LAST_CHUNK]
+        : [frame(gathered), LAST_CHUNK];
+      await writer.write(concatBytes([bytes, ...framed]));
+      return true;
+    }
+    body = gathered;
+  }
+  await writer.write(bytes);
+  const sent = await sendBody(writer, reader, body, {
+    ...sending,
+    chunked,
+    eventStream: /^text\/event-stream\b/i.test(type),
+  });
+  if (sent && chunked) await writer.write(LAST_CHUNK);
+  return sent;
+}
+
+/**
+ * `body` read whole if it ends within `maxBytes`; otherwise, or if it
+ * fails, a stream of the same bytes (what was read first included) and
+ * then the rest or the failure. `onClose` is given the function that stops
+ * the reading when the connection closes meanwhile.
+ */
+async function gatherBody(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  onClose: (cancel: () => void) => void,
+): Promise<Uint8Array | ReadableStream<Uint8Array>> {
+  const source = body.getReader();
+  onClose(() => void source.cancel().catch(() => {}));
+  const pieces: Uint8Array[] = [];
+  let size = 0;
+  let failure: { error: unknown } | undefined;
+  try {
+    while (size <= maxBytes) {
+      const { value, done } = await source.read();
+      if (done) return concatBytes(pieces);
+      pieces.push(value);
+      size += value.length;
+    }
+  } catch (error) {
+    failure = { error };
+  }
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const first = pieces.shift();
+      if (first !== undefined) return controller.enqueue(first);
+      if (failure !== undefined) return controller.error(failure.error);
+      const { value, done } = await source.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => source.cancel(reason),
+  }, { highWaterMark: 0 });
 }
 
 /** How {@linkcode sendBody} sends, and what it may watch. */

@@ -29,7 +29,6 @@ import {
   CallsInFlight,
   health,
   onlyAnswers,
-  parseJson,
   readWhole,
   shuttingDown,
   trackBody,
@@ -203,8 +202,8 @@ export function serveHttp(
     const whole = await readWhole(request, maxMessageBytes);
     if (whole instanceof Response) return whole;
     new AnswerBudget(ANSWERS_PER_BODY * maxMessageBytes).attach(whole.request);
-    // Parsed once here, for the era, the ids and the SDK alike.
-    const parsed = whole.body.length > 0 ? parseJson(whole.body) : undefined;
+    // Parsed once, for the era, the ids and the SDK alike.
+    const { parsed } = whole;
     if (await modern.claims(whole.request, parsed)) {
       return draining
         ? shuttingDown()
@@ -232,15 +231,21 @@ export function serveHttp(
     const listens =
       request.headers.get("mcp-method") === "subscriptions/listen";
     const done = listens ? () => {} : calls.enter();
+    let response: Response;
     try {
-      return trackBody(
-        await modern.fetch(request, identity, parsedBody),
-        done,
-      );
+      response = await modern.fetch(request, identity, parsedBody);
     } catch (error) {
       done();
       throw error;
     }
+    // A JSON answer is whole once the SDK returns it, so the call is over;
+    // an event stream (progress, input requests) runs until it ends.
+    const type = response.headers.get("content-type") ?? "";
+    if (!/^text\/event-stream\b/i.test(type)) {
+      done();
+      return response;
+    }
+    return trackBody(response, done);
   }
 
   async function serve(request: Request): Promise<Response> {
