@@ -231,21 +231,15 @@ export function serveHttp(
     const listens =
       request.headers.get("mcp-method") === "subscriptions/listen";
     const done = listens ? () => {} : calls.enter();
-    let response: Response;
     try {
-      response = await modern.fetch(request, identity, parsedBody);
+      return trackBody(
+        await modern.fetch(request, identity, parsedBody),
+        done,
+      );
     } catch (error) {
       done();
       throw error;
     }
-    // A JSON answer is whole once the SDK returns it, so the call is over;
-    // an event stream (progress, input requests) runs until it ends.
-    const type = response.headers.get("content-type") ?? "";
-    if (!/^text\/event-stream\b/i.test(type)) {
-      done();
-      return response;
-    }
-    return trackBody(response, done);
   }
 
   async function serve(request: Request): Promise<Response> {
