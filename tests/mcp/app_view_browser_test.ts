@@ -53,21 +53,7 @@ class ViewFrame {
       each.origin === "null" || each.origin === "://"
     );
     if (context === undefined) throw new Error("The view has not loaded");
-    const answer = await this.#page.send("Runtime.evaluate", {
-      expression,
-      contextId: context.id,
-      returnByValue: true,
-      awaitPromise: true,
-    }) as {
-      result: { value: T };
-      exceptionDetails?: { exception?: { description?: string } };
-    };
-    if (answer.exceptionDetails) {
-      throw new Error(
-        `Cannot evaluate ${expression} in the view as it threw: ${answer.exceptionDetails.exception?.description}`,
-      );
-    }
-    return answer.result.value;
+    return await this.#page.evaluate<T>(expression, context.id);
   }
 
   async waitFor(expression: string, what: string, ms = 15_000): Promise<void> {

@@ -251,10 +251,14 @@ export class Page {
     }
   }
 
-  /** The value of a JavaScript expression in the page. */
-  async evaluate<T>(expression: string): Promise<T> {
+  /**
+   * The value of a JavaScript expression in the page, or in the execution
+   * context `contextId` (a frame's) when given.
+   */
+  async evaluate<T>(expression: string, contextId?: number): Promise<T> {
     const answer = await this.send("Runtime.evaluate", {
       expression,
+      ...(contextId === undefined ? {} : { contextId }),
       returnByValue: true,
       awaitPromise: true,
     }) as {
