@@ -3,6 +3,10 @@
 // by the test. It can be stopped and started again on the same port, to test
 // a Redis that goes away during calls.
 
+import { type Backend, createBackend } from "../src/backend/backend.ts";
+import { openStateStore } from "../src/backend/open_state.ts";
+import type { Config } from "../src/config/config.ts";
+
 export interface RedisServer extends AsyncDisposable {
   /** `redis://127.0.0.1:PORT/0`. */
   readonly url: string;
@@ -91,5 +95,41 @@ export async function startRedis(): Promise<RedisServer> {
     stop,
     start,
     [Symbol.asyncDispose]: stop,
+  };
+}
+
+/**
+ * Two replicas: backends of one configuration, each with its own state
+ * store on one Redis.
+ */
+export interface Replicas extends AsyncDisposable {
+  readonly a: Backend;
+  readonly b: Backend;
+}
+
+/** Two backends of `config` sharing the Redis at `redisUrl`, as two replicas. */
+export async function twoReplicas(
+  redisUrl: string,
+  config: Config,
+): Promise<Replicas> {
+  const open = () =>
+    openStateStore({
+      url: new URL(redisUrl),
+      timeoutMs: 2000,
+      rustpadUrl: config.rustpadUrl,
+    });
+  const stateA = await open();
+  const stateB = await open();
+  const a = createBackend(config, { state: stateA });
+  const b = createBackend(config, { state: stateB });
+  return {
+    a,
+    b,
+    async [Symbol.asyncDispose]() {
+      await a.close();
+      await b.close();
+      await stateA.close();
+      await stateB.close();
+    },
   };
 }

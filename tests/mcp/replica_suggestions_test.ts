@@ -4,37 +4,28 @@
 // hears the verdict on its own replica.
 
 import assert from "node:assert/strict";
-import { createBackend, loadConfig } from "../../mod.ts";
-import { openStateStore } from "../../src/backend/open_state.ts";
+import { loadConfig } from "../../mod.ts";
 import type { Backend } from "../../src/backend/backend.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connect, structured } from "../_mcp.ts";
-import { startRedis } from "../_redis.ts";
+import { startRedis, twoReplicas } from "../_redis.ts";
 import { decide, listed } from "../tools/_suggestions.ts";
 
 Deno.test("replicas on Redis decide each other's suggestions: accepted on B lands once, a second decision on A is refused, and A's agent hears both verdicts", async () => {
   await using redis = await startRedis();
   // The pad server's page decides through replica B.
-  const replicas: { b?: Backend } = {};
+  const deciding: { b?: Backend } = {};
   await using pads = await startPadServer({
     suggestions: {
-      list: (pad) => replicas.b!.suggestions.list(pad),
+      list: (pad) => deciding.b!.suggestions.list(pad),
       decide: (pad, id, verdict, by) =>
-        replicas.b!.suggestions.decide(pad, id, verdict, by),
+        deciding.b!.suggestions.decide(pad, id, verdict, by),
     },
   });
   const config = loadConfig({ RUSTPAD_URL: pads.url });
-  const open = () =>
-    openStateStore({
-      url: new URL(redis.url),
-      timeoutMs: 2000,
-      rustpadUrl: config.rustpadUrl,
-    });
-  await using stateA = await open();
-  await using stateB = await open();
-  await using a = createBackend(config, { state: stateA });
-  await using b = createBackend(config, { state: stateB });
-  replicas.b = b;
+  await using replicas = await twoReplicas(redis.url, config);
+  const { a, b } = replicas;
+  deciding.b = b;
   await using agent = await connect({ backend: a, pads });
 
   structured(

@@ -4,11 +4,10 @@
 // is suggested, decided and heard like the text writes.
 
 import assert from "node:assert/strict";
-import { createBackend, loadConfig } from "../../mod.ts";
-import { openStateStore } from "../../src/backend/open_state.ts";
+import { loadConfig } from "../../mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connect, type Harness, structured, textOf } from "../_mcp.ts";
-import { startRedis } from "../_redis.ts";
+import { startRedis, twoReplicas } from "../_redis.ts";
 import { connectWithDesk, decide, listed } from "./_suggestions.ts";
 import { padWithAnn } from "./_pads.ts";
 
@@ -99,16 +98,8 @@ Deno.test("on Redis, a pending suggestion's expiry wakes wait_for_change, and th
     RUSTPAD_URL: pads.url,
     RUSTPAD_SUGGEST_TTL: "1",
   });
-  const open = () =>
-    openStateStore({
-      url: new URL(redis.url),
-      timeoutMs: 2000,
-      rustpadUrl: config.rustpadUrl,
-    });
-  await using stateA = await open();
-  await using stateB = await open();
-  await using a = createBackend(config, { state: stateA });
-  await using b = createBackend(config, { state: stateB });
+  await using replicas = await twoReplicas(redis.url, config);
+  const { a, b } = replicas;
   await using agent = await connect({ backend: a, pads });
   const { made, heard } = await suggestAndWait(agent, "sn-redis");
   assert.equal(heard.timed_out, false);
