@@ -157,11 +157,10 @@ export class ServerWebSocket extends EventTarget {
       return this.#end(code ?? CLOSE_CODE.noStatus, reason ?? "", false);
     }
     if (this.readyState !== ServerWebSocket.OPEN) return;
-    this.readyState = ServerWebSocket.CLOSING;
-    this.#enqueue(OPCODE.close, closePayload(code, reason));
-    this.#closeTimer = setTimeout(
-      () => this.#end(code ?? CLOSE_CODE.noStatus, reason ?? "", false),
-      CLOSE_WAIT_MS,
+    this.#startClosing(
+      closePayload(code, reason),
+      code ?? CLOSE_CODE.noStatus,
+      reason ?? "",
     );
   }
 
@@ -192,22 +191,15 @@ export class ServerWebSocket extends EventTarget {
       return this.#end(CLOSE_CODE.abnormal, "", false);
     }
     if (this.readyState === ServerWebSocket.CLOSED) return;
-    this.readyState = ServerWebSocket.CLOSING;
-    if (!this.#writer.busy) {
-      return this.#end(CLOSE_CODE.abnormal, "", false);
-    }
-    // What is queued is written first (#flush ends it then), or given up
-    // on after the close wait, as a close is.
+    if (!this.#writer.busy) return this.#end(CLOSE_CODE.abnormal, "", false);
+    // What is queued is written first (#drained ends it then), or given
+    // up on after the close wait, as a close is.
     this.#pendingClose = {
       code: CLOSE_CODE.abnormal,
       reason: "",
       wasClean: false,
     };
-    clearTimeout(this.#closeTimer);
-    this.#closeTimer = setTimeout(
-      () => this.#end(CLOSE_CODE.abnormal, "", false),
-      CLOSE_WAIT_MS,
-    );
+    this.#startClosing(undefined, CLOSE_CODE.abnormal, "");
   }
 
   /** The `101` head to write before {@linkcode run}. */
@@ -323,15 +315,11 @@ export class ServerWebSocket extends EventTarget {
     }
     if (this.readyState === ServerWebSocket.OPEN) {
       // Answer with the same code, then close once it is written.
-      this.readyState = ServerWebSocket.CLOSING;
-      this.#enqueue(
-        OPCODE.close,
-        payload.length >= 2 ? payload.subarray(0, 2) : payload,
-      );
       this.#pendingClose = { code, reason, wasClean: true };
-      this.#closeTimer = setTimeout(
-        () => this.#end(code, reason, false),
-        CLOSE_WAIT_MS,
+      this.#startClosing(
+        payload.length >= 2 ? payload.subarray(0, 2) : payload,
+        code,
+        reason,
       );
       return;
     }
@@ -341,15 +329,28 @@ export class ServerWebSocket extends EventTarget {
   /** A protocol error: send the close frame; the close wait ends it. */
   #failWith(code: number, reason: string): void {
     if (this.readyState === ServerWebSocket.OPEN) {
-      this.readyState = ServerWebSocket.CLOSING;
-      this.#enqueue(OPCODE.close, closePayload(code, reason));
-      this.#closeTimer = setTimeout(
-        () => this.#end(code, reason, false),
-        CLOSE_WAIT_MS,
-      );
-      return;
+      return this.#startClosing(closePayload(code, reason), code, reason);
     }
     this.#end(code, reason, false);
+  }
+
+  /**
+   * Closing: send a close frame (`frame`, unless none is to be sent), and
+   * end with `code` and `reason` if the client has not closed within the
+   * close wait.
+   */
+  #startClosing(
+    frame: Uint8Array | undefined,
+    code: number,
+    reason: string,
+  ): void {
+    this.readyState = ServerWebSocket.CLOSING;
+    if (frame !== undefined) this.#enqueue(OPCODE.close, frame);
+    clearTimeout(this.#closeTimer);
+    this.#closeTimer = setTimeout(
+      () => this.#end(code, reason, false),
+      CLOSE_WAIT_MS,
+    );
   }
 
   #enqueue(opcode: number, payload: Uint8Array): void {
