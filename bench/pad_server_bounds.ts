@@ -39,6 +39,13 @@ import { RawSocket } from "./_raw_socket.ts";
 import { median, printRows, type Row, spawnServer } from "./_speed_tools.ts";
 
 const SOCKETS = Number(Deno.args[0] ?? 10_000);
+if (!Number.isInteger(SOCKETS) || SOCKETS <= 0) {
+  throw new RangeError(
+    `Cannot open a crowd of ${
+      Deno.args[0]
+    } sockets: give a positive whole number`,
+  );
+}
 const PADS = 2000;
 const SNAPSHOT_ROUNDS = 3;
 const BATCH = 2000;
