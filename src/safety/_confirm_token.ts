@@ -6,11 +6,11 @@
 // random nonce, a MAC of that nonce, the expiry, the identity it was issued
 // to, the tool, the pad id, the SHA-256 of the canonical JSON of the bound
 // arguments, the SHA-256 of the pad text the write would destroy and the
-// pad's revision; `mac` is
-// HMAC-SHA-256 of the payload, checked in constant time
-// (`timingSafeEqual`). The revision is what makes a used token dead on every replica that
-// shares the secret: redeeming it writes, the write moves the revision, and
-// the revision never comes back, even if a person restores the old text.
+// pad's revision; `mac` is HMAC-SHA-256 of the payload, checked in constant
+// time (`timingSafeEqual`). The revision is what makes a used token dead on
+// every replica that shares the secret: redeeming it writes, the write
+// moves the revision, and the revision never comes back, even if a person
+// restores the old text.
 
 const NONCE_BYTES = 16;
 const MAX_TOKEN_LENGTH = 4096;
