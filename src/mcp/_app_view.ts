@@ -6,7 +6,9 @@
 //
 // Who initiated a call is not in the MCP Apps spec yet (ext-apps#738): a
 // host says so in the request's `_meta["rustpad-mcp/host"]` as
-// `{"initiator": "app" | "model", "person"?: name}`.
+// `{"initiator": "app" | "model"}`. Nothing there names a person: a
+// decision lands only after a person says yes in the host's own dialog
+// (view_tools.ts).
 
 // @ts-types="@modelcontextprotocol/server"
 import type {
@@ -37,8 +39,6 @@ export const HOST_META_KEY = "rustpad-mcp/host";
 const VIEW_TOOL_NAMES: ReadonlySet<string> = new Set(
   VIEW_TOOLS.map((tool) => tool.name),
 );
-/** The longest name a host may give for the person. */
-const MAX_PERSON_LENGTH = 64;
 
 /** Whether `capabilities` declare that the client renders views. */
 function rendersViews(capabilities: ClientCapabilities | undefined): boolean {
@@ -56,13 +56,9 @@ export function hostSays(
   const views = rendersViews(requestCapabilities(server, ctx));
   const said = meta?.[HOST_META_KEY] as Record<string, unknown> | undefined;
   const initiator = said?.initiator;
-  const person = typeof said?.person === "string"
-    ? said.person.trim().slice(0, MAX_PERSON_LENGTH)
-    : "";
   return {
     views,
     initiator: typeof initiator === "string" ? initiator : undefined,
-    person: person === "" ? undefined : person,
   };
 }
 

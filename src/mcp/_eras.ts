@@ -82,7 +82,12 @@ export interface ConfirmRoute {
    */
   begin(
     ctx: ServerContext,
-  ): { elicit: ElicitConfirm | undefined; token?: string | undefined };
+  ): {
+    elicit: ElicitConfirm | undefined;
+    token?: string | undefined;
+    /** Whether this call can ask a person at all (see `ToolCall.asks`). */
+    asks: boolean;
+  };
   /** The result to send instead of `answer`, when the era asks by result. */
   finish(
     answer: ToolResult,
@@ -116,11 +121,10 @@ function takesForms(capabilities: ClientCapabilities | undefined): boolean {
  */
 export function dialogRoute(server: McpServer): ConfirmRoute {
   return {
-    begin: () => ({
-      elicit: takesForms(server.server.getClientCapabilities())
-        ? askInDialog(server)
-        : undefined,
-    }),
+    begin: () => {
+      const asks = takesForms(server.server.getClientCapabilities());
+      return { elicit: asks ? askInDialog(server) : undefined, asks };
+    },
     finish: () => undefined,
   };
 }
@@ -163,18 +167,19 @@ function askInDialog(server: McpServer): ElicitConfirm {
 export function resultRoute(config: Config): ConfirmRoute {
   return {
     begin(ctx) {
+      const asks = config.elicitation && takesForms(clientCapabilities(ctx));
       const state = ctx.mcpReq.requestState();
-      if (typeof state !== "string") return { elicit: undefined };
+      if (typeof state !== "string") return { elicit: undefined, asks };
       const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
       if (
         answer.kind === "elicit" && answer.action === "accept" &&
         answer.content?.confirm === true
       ) {
-        return { elicit: undefined, token: state };
+        return { elicit: undefined, token: state, asks };
       }
       // Declined, cancelled or unanswered: the guard words the refusal.
       const action = answer.kind === "elicit" ? answer.action : "cancel";
-      return { elicit: () => Promise.resolve({ action }) };
+      return { elicit: () => Promise.resolve({ action }), asks };
     },
     finish(answer, ctx): CallToolResult | undefined {
       const { status, confirm_token: token, message } =

@@ -86,10 +86,12 @@ export function registerTools(
       if (refusal !== undefined) return errorResult(refusal);
       const progressToken = ctx.mcpReq._meta?.progressToken;
       const { signal } = ctx.mcpReq;
-      const { elicit, token } = confirm.begin(ctx);
+      const { elicit, token, asks } = confirm.begin(ctx);
       const call: ToolCall = {
         signal,
         elicit,
+        asks,
+        confirmToken: token,
         host,
         progress: progressToken === undefined
           ? undefined
@@ -112,7 +114,9 @@ export function registerTools(
       try {
         const args = parseArguments(
           tool,
-          token === undefined ? raw : { ...raw, confirm_token: token },
+          token === undefined || !("confirm_token" in tool.inputSchema.shape)
+            ? raw
+            : { ...raw, confirm_token: token },
         );
         const answer = await tool.run(args, context, call);
         const written = answer.structuredContent.id;

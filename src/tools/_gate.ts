@@ -100,11 +100,11 @@ export function writeGate(
   call: ToolCall,
   tool: { name: string; title: string },
   annotations: WriteAnnotations,
-  options: { avoidPeople: boolean; suggest: boolean },
+  options: { avoidPeople: boolean; suggest: boolean; summary?: string },
   keyed?: KeyedCall,
 ): WriteGate {
   const mode = context.config.confirm;
-  const { avoidPeople, suggest } = options;
+  const { avoidPeople, suggest, summary } = options;
   // A suggestion changes nothing until a person accepts it: no one to ask.
   const mustConsult = !suggest && (mode === "always" ||
     (mode === "destructive" && annotations.destructiveHint));
@@ -122,7 +122,7 @@ export function writeGate(
       if (session.hasPendingEdits) await session.roundTrip();
       throw await holdSuggestion(
         context,
-        `Set the language to ${language}`,
+        summary ?? `Set the language to ${language}`,
         session,
         new TextOperation().retain(session.length),
         language,
@@ -147,7 +147,7 @@ export function writeGate(
         if (operation.isNoop()) throw new NothingToChange(session);
         refuseLoneSurrogates(padId, () => session.text, operation);
         if (avoidPeople) checkAvoidPeople(context, padId, session, operation);
-        throw await holdSuggestion(context, tool.title, session, operation);
+        throw await holdSuggestion(context, summary, session, operation);
       }
       if (mustConsult && !consulted) {
         throw new Error(

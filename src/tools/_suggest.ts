@@ -9,12 +9,65 @@ import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import { unifiedDiff } from "../text/diff.ts";
 import { nearbyHeld, type PeopleNearby } from "./_presence.ts";
+import { describeChange } from "./_change_words.ts";
 import type { ToolContext } from "./tool.ts";
 
 /** The `suggest` parameter every write tool takes. */
 export const suggestSchema = z.boolean().optional().describe(
   "Hold for people to accept.",
 );
+
+/** The longest `summary`, in UTF-16 units. */
+export const MAX_SUMMARY_LENGTH = 200;
+
+/**
+ * The `summary` parameter every write tool takes, with `suggest`: checked
+ * (one line, not blank) in {@linkcode suggests}, where the error can say so.
+ */
+export const summarySchema = z.string().max(MAX_SUMMARY_LENGTH).optional()
+  .describe("Why, in one sentence, for who decides.");
+
+/** The parameters `suggest` and `summary`, which every write tool takes. */
+export const SUGGEST_SHAPE = {
+  suggest: suggestSchema,
+  summary: summarySchema,
+};
+
+/**
+ * Whether a write call is held as a suggestion, under `RUSTPAD_SUGGEST`:
+ * `never` holds none, `offer` those that pass `suggest: true`, `always`
+ * every one; `suggest: false` under `always` is refused.
+ *
+ * @throws {Error} For `suggest: false` under `always`.
+ */
+export function suggests(
+  context: ToolContext,
+  args: {
+    id?: string | undefined;
+    suggest?: boolean | undefined;
+    summary?: string | undefined;
+  },
+): boolean {
+  const mode = context.config.suggest;
+  const { summary } = args;
+  if (
+    summary !== undefined && (summary.trim() === "" || /[\r\n]/.test(summary))
+  ) {
+    throw new Error(
+      `Cannot hold a suggestion with this summary as it must be one sentence on one line, not blank: current summary is ${
+        JSON.stringify(summary)
+      }. Nothing was changed; call again with one line of at most ${MAX_SUMMARY_LENGTH} characters`,
+    );
+  }
+  if (mode === "always" && args.suggest === false) {
+    throw new Error(
+      `Cannot write to pad ${
+        JSON.stringify(args.id ?? "")
+      } directly as RUSTPAD_SUGGEST=always holds every write as a suggestion for people to accept: current suggest is false. Nothing was changed; call again without suggest`,
+    );
+  }
+  return mode === "always" || (mode === "offer" && args.suggest === true);
+}
 
 /** A write held as a suggestion: the write tool answers `suggested`. */
 export class Suggested extends Error {
@@ -40,13 +93,14 @@ export class Suggested extends Error {
 
 /**
  * Hold `operation`, built on `session`'s text, as a suggestion of the
- * agent of `context`.
+ * agent of `context`, with the agent's `summary` or, without one, words
+ * for the change.
  *
  * @returns The {@linkcode Suggested} for the gate to throw.
  */
 export async function holdSuggestion(
   context: ToolContext,
-  summary: string,
+  summary: string | undefined,
   session: PadSession,
   operation: TextOperation,
   language?: string,
@@ -62,7 +116,7 @@ export async function holdSuggestion(
   const record = await context.backend.suggestions.hold({
     identity: context.identity,
     agent: context.agent,
-    summary,
+    summary: summary ?? describeChange(session.text, operation.components),
     session,
     operation,
     diff,

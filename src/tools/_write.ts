@@ -14,7 +14,7 @@ import {
   writeGate,
 } from "./_gate.ts";
 import { idempotent } from "./_idempotent.ts";
-import { Suggested, suggestSchema } from "./_suggest.ts";
+import { SUGGEST_SHAPE, Suggested, suggests } from "./_suggest.ts";
 export { idempotencyKeySchema } from "./_idempotent.ts";
 export { NothingToChange, type WriteGate, type WriteOutcome } from "./_gate.ts";
 import { nearbyAt, nearbySchema, type PeopleNearby } from "./_presence.ts";
@@ -60,6 +60,7 @@ export interface WriteArgs {
   idempotency_key?: string | undefined;
   avoid_people?: boolean | undefined;
   suggest?: boolean | undefined;
+  summary?: string | undefined;
 }
 
 /**
@@ -123,14 +124,17 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
         );
       }
     }
-    const suggest = context.config.suggest !== "never" &&
-      (args.suggest ?? context.config.suggest === "always");
+    const suggest = suggests(context, args);
     const gate = writeGate(
       context,
       call,
       definition,
       definition.annotations,
-      { avoidPeople: args.avoid_people === true, suggest },
+      {
+        avoidPeople: args.avoid_people === true,
+        suggest,
+        ...(args.summary !== undefined && { summary: args.summary }),
+      },
       keyed,
     );
     let result;
@@ -166,7 +170,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
     }
     return result;
   };
-  const shape = { ...listed.inputSchema.shape, suggest: suggestSchema };
+  const shape = { ...listed.inputSchema.shape, ...SUGGEST_SHAPE };
   return {
     ...listed,
     inputSchema: objectSchema(shape) as unknown as z.ZodObject<Input>,

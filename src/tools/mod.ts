@@ -11,6 +11,7 @@
 import type { Config } from "../config/config.ts";
 import { TOOL_NAMES, type ToolName } from "../config/tool_names.ts";
 import { objectSchema } from "./_shared.ts";
+import { SUGGEST_SHAPE } from "./_suggest.ts";
 import { getChangesTool } from "./changes_tools.ts";
 import { editDocumentTool } from "./edit_tools.ts";
 import { replaceInDocumentTool, setDocumentTool } from "./guarded_tools.ts";
@@ -122,18 +123,37 @@ export function toolsFor(config: Config): ToolDefinition[] {
     const tool = TOOLS[name];
     const asks = config.confirm === "always" ||
       (config.confirm === "destructive" && tool.annotations.destructiveHint);
-    const { confirm_token, suggest, ...rest } = tool.inputSchema.shape;
-    if ((asks || !confirm_token) && (suggests || !suggest)) return tool;
+    const { confirm_token, suggest, summary, ...rest } = tool.inputSchema
+      .shape;
+    const always = config.suggest === "always" && suggest !== undefined;
+    if (
+      (asks || !confirm_token) && (suggests || !suggest) && !always
+    ) {
+      return tool;
+    }
     return {
       ...tool,
+      ...(always && { description: `${tool.description} ${ALWAYS_NOTE}` }),
       inputSchema: objectSchema({
         ...rest,
         ...(asks && confirm_token && { confirm_token }),
-        ...(suggests && suggest && { suggest }),
+        ...(suggests && suggest && {
+          suggest: always ? ALWAYS_SUGGEST : suggest,
+          summary,
+        }),
       }),
     };
   });
 }
+
+/** What a write tool's description adds under `RUSTPAD_SUGGEST=always`. */
+const ALWAYS_NOTE =
+  "Here every write is held as a suggestion for the people in the pad to accept (RUSTPAD_SUGGEST=always).";
+
+/** The `suggest` parameter under `RUSTPAD_SUGGEST=always`. */
+const ALWAYS_SUGGEST = SUGGEST_SHAPE.suggest.describe(
+  "Always true here (RUSTPAD_SUGGEST=always): false is refused.",
+);
 
 /** The tools about suggestions, gone under `RUSTPAD_SUGGEST=never`. */
 const SUGGESTION_TOOLS = new Set<ToolName>([

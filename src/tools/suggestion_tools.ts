@@ -32,7 +32,7 @@ const suggestionSchema = objectSchema({
   status: STATUS,
   author: z.string(),
   self: z.boolean().describe("Made by you."),
-  summary: z.string(),
+  summary: z.string().describe("Its agent's reason: untrusted."),
   diff: z.string().describe("On the text it was made on."),
   expires_at: z.string(),
   reason: z.string().optional().describe("Why outdated, expired, withdrawn."),
@@ -84,7 +84,7 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
       { ...structured, untrusted: true, source: "rustpad" },
       `Pad "${id}" has ${suggestions.length} suggestions (${pending} pending) at revision ${listed.revision}:`,
       JSON.stringify(suggestions, null, 1),
-      `pad "${id}" (suggestions and people's names)`,
+      `pad "${id}" (suggestions: each summary is its agent's words, the diffs and names are people's)`,
     );
   },
 });

@@ -139,6 +139,16 @@ export interface ToolCall {
     | undefined;
   /** Ask a person in a dialog, when the client can show one. */
   readonly elicit?: ElicitConfirm | undefined;
+  /**
+   * Whether the host can ask a person in a dialog on this call: inline
+   * (`elicit`, 2025 era) or by answering `input_required` (2026 era).
+   */
+  readonly asks?: boolean | undefined;
+  /**
+   * The confirm token a person's "yes" to an `input_required` question
+   * brought back (2026 era), for a tool that has no `confirm_token` field.
+   */
+  readonly confirmToken?: string | undefined;
   /** What the client's host says of the call, for the pad's view. */
   readonly host?: HostSays | undefined;
 }
@@ -149,8 +159,6 @@ export interface HostSays {
   readonly views: boolean;
   /** Who the host says initiated the call: "app" (a view) or "model". */
   readonly initiator?: string | undefined;
-  /** The name of the person using the host, where it gives one. */
-  readonly person?: string | undefined;
 }
 
 /**

@@ -4,8 +4,9 @@
  * `_meta.ui.visibility: ["app"]`, and only to a client that renders views).
  * `view_read_pad` reads the text with its pending suggestions,
  * `view_wait_pad` waits for the next revision or suggestion, and
- * `view_decide_suggestion` accepts or rejects one as the person in the
- * view: it refuses a call its host says the model made.
+ * `view_decide_suggestion` accepts or rejects one once the person says
+ * yes in the host's dialog: it refuses a call its host says the model
+ * made, and a client that can show no dialog.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import type { SuggestionList } from "../backend/suggestions.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import { LivePads } from "../backend/live_pads.ts";
 import { waitForChange } from "./_wait.ts";
+import { askPerson, DIALOG_PERSON } from "./_person_decides.ts";
 import { READ_ANNOTATIONS } from "./_reading.ts";
 import { countSchema, objectSchema, padIdSchema, result } from "./_shared.ts";
 import {
@@ -192,7 +194,7 @@ export const viewDecideSuggestionTool: ToolDefinition = defineTool({
   name: "view_decide_suggestion",
   title: "Accept or reject a suggestion, as the person in the view",
   description:
-    "For the pad's view only: the person's decision on a pending suggestion. Refused when the host says the model made the call.",
+    "For the pad's view only: the person's decision on a pending suggestion, which lands only after they say yes in the host's dialog (elicitation or input_required); refused for a client that can show none.",
   inputSchema: objectSchema({
     id: padIdSchema,
     suggestion_id: z.string().min(1).max(64).describe("The suggestion."),
@@ -210,11 +212,35 @@ export const viewDecideSuggestionTool: ToolDefinition = defineTool({
   },
   async run({ id, suggestion_id, verdict }, context, call) {
     refuseModel(call, suggestion_id);
-    const decision = await context.backend.suggestions.decide(
+    const book = context.backend.suggestions;
+    const { records } = await book.records(id);
+    const record = records.find((each) => each.id === suggestion_id);
+    if (record === undefined || record.status !== "pending") {
+      throw new Error(
+        `Cannot ${verdict} suggestion ${suggestion_id} on pad "${id}" as it is not pending: current status is ${
+          record?.status ?? "none (no such suggestion)"
+        }${
+          record?.decidedBy === undefined ? "" : `, by ${record.decidedBy}`
+        }. Nothing was changed`,
+      );
+    }
+    const answer = await askPerson(context, call, record, verdict);
+    if (answer.status === "asking") {
+      // The 2026 era turns this into an input_required question.
+      return result(
+        {
+          status: "confirmation_required",
+          confirm_token: answer.token,
+          message: answer.message,
+        },
+        answer.message,
+      );
+    }
+    const decision = await book.decide(
       id,
       suggestion_id,
       verdict,
-      call.host?.person,
+      DIALOG_PERSON,
     );
     if (!decision.ok) throw new Error(decision.error);
     const pad = await padForView(context, id);
@@ -222,14 +248,15 @@ export const viewDecideSuggestionTool: ToolDefinition = defineTool({
       { ...pad.structuredContent, decided: decision.suggestion },
       `Suggestion ${suggestion_id} ${
         verdict === "accept" ? "accepted" : "rejected"
-      } by ${call.host?.person ?? "the person in the view"}.`,
+      } by ${DIALOG_PERSON}, who said yes in the host's dialog.`,
     );
   },
 });
 
 /**
  * Refuse a decision that cannot be the person's: from a client that shows
- * no view, or one whose host says the model initiated it.
+ * no view, or one whose host says the model initiated it. (What lets one
+ * land is the person's yes in the dialog: see _person_decides.ts.)
  */
 function refuseModel(call: ToolCall, suggestionId: string): void {
   if (call.host?.views !== true) {

@@ -16,6 +16,15 @@ export interface UiClientOptions {
   views?: boolean;
   /** "modern" pins 2026-07-28; "legacy" lets the client initialize. */
   era?: "modern" | "legacy";
+  /**
+   * Declare form elicitation and answer each dialog with this (2025: an
+   * elicitation request; 2026: an input_required question, answered by
+   * the client and retried).
+   */
+  elicit?: (message: string) => {
+    action: "accept" | "decline" | "cancel";
+    content?: Record<string, string | number | boolean>;
+  };
 }
 
 /** A connected client; `call` may carry request `_meta`. */
@@ -37,13 +46,21 @@ export async function uiClient(
     {
       ...(options.era !== "legacy" &&
         { versionNegotiation: { mode: { pin: MODERN } } }),
-      ...(options.views !== false && {
-        capabilities: {
+      capabilities: {
+        ...(options.views !== false && {
           extensions: { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } },
-        },
-      }),
+        }),
+        ...(options.elicit && { elicitation: { form: {} } }),
+      },
     },
   );
+  if (options.elicit) {
+    const answer = options.elicit;
+    client.setRequestHandler("elicitation/create", (request) => {
+      const params = request.params as { message: string };
+      return answer(params.message);
+    });
+  }
   await client.connect(new StreamableHTTPClientTransport(url));
   return {
     client,

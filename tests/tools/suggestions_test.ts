@@ -207,7 +207,7 @@ Deno.test("a withdrawn suggestion is refused, and an unknown one is 404", async 
   );
 });
 
-Deno.test("RUSTPAD_SUGGEST=always holds writes unless suggest: false; never lists no suggest parameter and no suggestion tools", async () => {
+Deno.test("RUSTPAD_SUGGEST=always holds every write, says so in the schema and description, and refuses suggest: false; never lists no suggest or summary parameter and no suggestion tools", async () => {
   {
     await using h = await connectWithDesk({
       env: { RUSTPAD_SUGGEST: "always" },
@@ -217,15 +217,29 @@ Deno.test("RUSTPAD_SUGGEST=always holds writes unless suggest: false; never list
     );
     assert.equal(held.status, "suggested");
     assert.equal(await h.text("s-always"), "");
-    const written = structured(
-      await h.call("set_document", {
-        id: "s-always",
-        text: "y\n",
-        suggest: false,
-      }),
+    const refused = await h.call("set_document", {
+      id: "s-always",
+      text: "y\n",
+      suggest: false,
+    });
+    assert.equal(refused.isError, true, JSON.stringify(refused));
+    assert.match(
+      (refused.content as { text: string }[])[0]!.text,
+      /^Cannot write to pad "s-always" directly as RUSTPAD_SUGGEST=always holds every write as a suggestion for people to accept: current suggest is false\. Nothing was changed/,
     );
-    assert.equal(written.status, "applied");
-    assert.equal(await h.text("s-always"), "y\n");
+    assert.equal(await h.text("s-always"), "");
+    const { tools } = await h.client.listTools();
+    const writes = tools.filter((tool) =>
+      "suggest" in (tool.inputSchema.properties ?? {})
+    );
+    assert.ok(writes.length >= 7, writes.map((tool) => tool.name).join());
+    for (const tool of writes) {
+      assert.match(tool.description ?? "", /RUSTPAD_SUGGEST=always/);
+      const suggest = tool.inputSchema.properties!.suggest as {
+        description: string;
+      };
+      assert.match(suggest.description, /Always true here.*false is refused/);
+    }
   }
   await using h = await connectWithDesk({ env: { RUSTPAD_SUGGEST: "never" } });
   const { tools } = await h.client.listTools();
@@ -233,7 +247,9 @@ Deno.test("RUSTPAD_SUGGEST=always holds writes unless suggest: false; never list
   assert.ok(!names.includes("list_suggestions"));
   assert.ok(!names.includes("withdraw_suggestion"));
   for (const tool of tools) {
-    assert.ok(!("suggest" in (tool.inputSchema.properties ?? {})), tool.name);
+    const properties = tool.inputSchema.properties ?? {};
+    assert.ok(!("suggest" in properties), tool.name);
+    assert.ok(!("summary" in properties), tool.name);
   }
 });
 

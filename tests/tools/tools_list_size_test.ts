@@ -19,16 +19,17 @@ import { MAX_PAD_ID_LENGTH, padIdProblem } from "../../src/rustpad/pad_id.ts";
  * title, description and `JSON.stringify` of the input schema. Spend it on
  * what a model needs to call right the first time, never on repetition.
  * Issue 27 caps it at 14,000 with the tools added beside the 13 of before
- * (which read about 12,700).
+ * (which read about 12,700); issue 31 adds `summary` (the agent's reason
+ * for a suggestion, about 85 characters) to the 8 write tools.
  */
-const MODEL_READS_BUDGET = 14_000;
+const MODEL_READS_BUDGET = 14_700;
 
 async function toolsList(env: Record<string, string> = {}): Promise<string> {
   await using h = await connect({ env });
   return JSON.stringify(await h.client.listTools());
 }
 
-Deno.test("what a model reads (instructions, names, titles, descriptions, input schemas) stays within 14,000 characters", async () => {
+Deno.test("what a model reads (instructions, names, titles, descriptions, input schemas) stays within 14,700 characters", async () => {
   const { tools } = JSON.parse(await toolsList()) as {
     tools: {
       name: string;
