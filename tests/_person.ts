@@ -109,6 +109,25 @@ export class RawPerson implements AsyncDisposable {
     this.#socket.send(JSON.stringify({ ClientInfo: { name, hue: 90 } }));
   }
 
+  /**
+   * Announce `name` and wait until the pad server tells it back: from then
+   * on the server names this person by it (a decision, say).
+   */
+  async introduce(name: string): Promise<void> {
+    const told = new Promise<void>((resolve) => {
+      const heard = (event: MessageEvent) => {
+        const info = JSON.parse(event.data).UserInfo;
+        if (info?.id === this.#id && info?.info?.name === name) {
+          this.#socket.removeEventListener("message", heard);
+          resolve();
+        }
+      };
+      this.#socket.addEventListener("message", heard);
+    });
+    this.announce(name);
+    await told;
+  }
+
   /** Put the caret at `position` and tell the pad, as an editor does. */
   moveCursor(position: number): void {
     this.#caret = position;

@@ -132,6 +132,11 @@ export class Pad {
     return { UserCursor: { id, data: message.CursorData } };
   }
 
+  /** The name user `id` announced, while they are in the pad. */
+  nameOf(id: number): string | undefined {
+    return this.#users.get(id)?.name;
+  }
+
   /** Forget user `id`; returns the `info: null` message to broadcast. */
   leave(id: number): ServerMessage {
     this.#users.delete(id);

@@ -22,12 +22,17 @@ export async function listSuggestions(
   return json(200, desk === undefined ? none : await desk.list(padId));
 }
 
-/** `POST /api/suggestions/{id}/{suggestion_id}`: accept or reject one. */
+/**
+ * `POST /api/suggestions/{id}/{suggestion_id}`: accept or reject one, as
+ * the person whose pad socket is `user_id` (their name is the one that
+ * socket announced, never free text), or as "someone in the pad".
+ */
 export async function decideSuggestion(
   request: Request,
   desk: SuggestionDesk | undefined,
   padId: string,
   suggestionId: string,
+  nameOf: (userId: number) => string | undefined,
 ): Promise<Response> {
   let body: unknown;
   try {
@@ -35,14 +40,18 @@ export async function decideSuggestion(
   } catch {
     body = undefined;
   }
-  const { verdict, by } = (body ?? {}) as Record<string, unknown>;
+  const { verdict, user_id: userId, ...rest } = (body ?? {}) as Record<
+    string,
+    unknown
+  >;
   if (
     (verdict !== "accept" && verdict !== "reject") ||
-    (by !== undefined && typeof by !== "string")
+    (userId !== undefined && !Number.isSafeInteger(userId)) ||
+    Object.keys(rest).length > 0
   ) {
     return json(400, {
       error:
-        `Cannot decide a suggestion as the body is not {"verdict": "accept" | "reject", "by"?: string}: current body is ${
+        `Cannot decide a suggestion as the body is not {"verdict": "accept" | "reject", "user_id"?: integer} (the name of who decides comes from their pad socket's user id, never from the body): current body is ${
           JSON.stringify(body) ?? "not JSON"
         }`,
     });
@@ -51,6 +60,15 @@ export async function decideSuggestion(
     return json(404, {
       error:
         `Cannot decide suggestion ${suggestionId} as this pad server holds no suggestions: current desk is none`,
+    });
+  }
+  const by = userId === undefined ? undefined : nameOf(userId as number);
+  if (userId !== undefined && by === undefined) {
+    return json(403, {
+      error:
+        `Cannot decide suggestion ${suggestionId} as user ${userId} is not in pad ${
+          JSON.stringify(padId)
+        } with a name: current people there do not include them. Open the pad's page and decide there`,
     });
   }
   const decision = await desk.decide(padId, suggestionId, verdict, by);

@@ -333,6 +333,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
           this.#suggestions,
           route.padId,
           route.suggestionId,
+          (userId) => this.#rooms.get(route.padId)?.pad.nameOf(userId),
         );
       default:
         return reply(404, "Not found", TEXT_PLAIN);

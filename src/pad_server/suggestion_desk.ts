@@ -8,10 +8,13 @@
  * - `GET /api/suggestions/{id}`: 200 with a {@linkcode SuggestionList}
  *   (an empty list when no desk is attached).
  * - `POST /api/suggestions/{id}/{suggestion_id}` with
- *   `{"verdict": "accept" | "reject", "by"?: string}`: 200 with the decided
- *   {@linkcode SuggestionView}; 409 `{"error", "suggestion"}` when it is
+ *   `{"verdict": "accept" | "reject", "user_id"?: integer}`: 200 with the
+ *   decided {@linkcode SuggestionView}, decided by the name the pad socket
+ *   of `user_id` announced (without one: "someone in the pad"); 403 when
+ *   that user is not in the pad; 409 `{"error", "suggestion"}` when it is
  *   outdated, expired, withdrawn or already decided; 404 `{"error"}` when
- *   the pad has no such suggestion; 400 for a body that is not one of these.
+ *   the pad has no such suggestion; 400 for a body that is not one of these
+ *   (a free-text `by` included).
  *
  * The real Rustpad has no such API: it is ours, and docs/protocol.md says so.
  *

@@ -142,6 +142,11 @@ export function result(
   return { structuredContent, text };
 }
 
+/** `count` with `noun`, plural unless one: "1 suggestion", "2 suggestions". */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
 /** A result that carries pad-derived text, fenced in the text block. */
 export function untrustedResult(
   structuredContent: Record<string, unknown>,

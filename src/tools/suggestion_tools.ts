@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { SuggestionRecord } from "../backend/suggestions.ts";
 import { READ_ANNOTATIONS } from "./_reading.ts";
 import {
+  counted,
   countField,
   objectSchema,
   padIdSchema,
@@ -82,7 +83,9 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
     const pending = suggestions.filter((s) => s.status === "pending").length;
     return untrustedResult(
       { ...structured, untrusted: true, source: "rustpad" },
-      `Pad "${id}" has ${suggestions.length} suggestions (${pending} pending) at revision ${listed.revision}:`,
+      `Pad "${id}" has ${
+        counted(suggestions.length, "suggestion")
+      } (${pending} pending) at revision ${listed.revision}:`,
       JSON.stringify(suggestions, null, 1),
       `pad "${id}" (suggestions: each summary is its agent's words, the diffs and names are people's)`,
     );

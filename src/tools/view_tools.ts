@@ -18,7 +18,13 @@ import { LivePads } from "../backend/live_pads.ts";
 import { waitForChange } from "./_wait.ts";
 import { askPerson, DIALOG_PERSON } from "./_person_decides.ts";
 import { READ_ANNOTATIONS } from "./_reading.ts";
-import { countSchema, objectSchema, padIdSchema, result } from "./_shared.ts";
+import {
+  counted,
+  countSchema,
+  objectSchema,
+  padIdSchema,
+  result,
+} from "./_shared.ts";
 import {
   defineTool,
   type ToolCall,
@@ -56,7 +62,13 @@ const padShape = {
   suggestions: z.array(z.unknown()).describe(
     "Suggestions as the pad server's page gets them (suggestion_desk.ts).",
   ),
+  decisions: z.array(z.unknown()).describe(
+    "The latest accepted or rejected suggestions, each with who decided.",
+  ),
 };
+
+/** How many decided suggestions the view names who decided. */
+const DECISIONS_SHOWN = 5;
 
 /** Everyone in the pad with their carets, agents marked. */
 function peopleOf(session: PadSession, list: SuggestionList) {
@@ -97,6 +109,10 @@ async function padForView(
     session = await context.sessions.get(id);
   }
   const pending = list.suggestions.filter((s) => s.status === "pending");
+  const decisions = list.suggestions.filter((s) =>
+    s.decidedBy !== undefined && s.decidedAt !== undefined
+  ).sort((a, b) => b.decidedAt!.localeCompare(a.decidedAt!))
+    .slice(0, DECISIONS_SHOWN);
   const { userName: name, userHue: hue } = context.config;
   const people = peopleOf(session, list);
   return result(
@@ -110,8 +126,11 @@ async function padForView(
       people,
       people_stamp: stampOf(people),
       suggestions: list.revision === session.revision ? pending : [],
+      decisions,
     },
-    `Pad "${id}" at revision ${session.revision} for its view, with ${pending.length} pending suggestions.`,
+    `Pad "${id}" at revision ${session.revision} for its view, with ${
+      counted(pending.length, "pending suggestion")
+    }.`,
   );
 }
 

@@ -3,6 +3,7 @@ import { startPadServer } from "../../src/testing/mod.ts";
 import { waitFor } from "../_wait.ts";
 import { runMod, scratchHome } from "./_run.ts";
 import { embedded } from "./_embedded.ts";
+import { RawPerson } from "../_person.ts";
 
 Deno.test("--embedded runs the pad server in the MCP server's process: the tools write to it and their editor URL opens its web editor", async () => {
   await using home = await scratchHome();
@@ -203,9 +204,14 @@ Deno.test("--embedded serves the agent's suggestions to the page's API: a person
     [[suggestion_id, "pending"]],
   );
   assert.equal(listed.agentIds.length, 1);
+  await using ann = await RawPerson.open(mcp.url.replace(/\/$/, ""), "review");
+  await ann.introduce("Ann");
   const decided = await fetch(
     `${mcp.url}api/suggestions/review/${suggestion_id}`,
-    { method: "POST", body: JSON.stringify({ verdict: "accept", by: "Ann" }) },
+    {
+      method: "POST",
+      body: JSON.stringify({ verdict: "accept", user_id: ann.id }),
+    },
   );
   assert.equal(decided.status, 200);
   assert.equal((await decided.json()).decidedBy, "Ann");

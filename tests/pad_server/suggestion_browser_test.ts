@@ -209,7 +209,7 @@ Deno.test("Reject all in the page's panel drops the pending suggestion and chang
   }
 });
 
-Deno.test("a decision the pad server refuses (409) shows its reason in the page and changes nothing", async () => {
+Deno.test("a decision the pad server refuses (409) shows its reason beside the button the person clicked and in the panel, and changes nothing", async () => {
   const desk = new OneSuggestionDesk();
   await using server = await startPadServer({
     pads: { late: { text: "draft\n" } },
@@ -225,12 +225,29 @@ Deno.test("a decision the pad server refuses (409) shows its reason in the page 
     const reason =
       "Cannot accept suggestion s1 as people changed the text it deletes: current status is outdated";
     desk.refuseNext = reason;
+    const button = await page.evaluate<number>(
+      `document.querySelector(".suggestion-actions button.accept").getBoundingClientRect().bottom`,
+    );
     await page.click(".suggestion-actions button.accept");
     await page.waitFor(
       `document.querySelector("#suggestion-error").textContent === ${
         JSON.stringify(reason)
       }`,
       "the reason shown",
+    );
+    // Where the person clicked, though the suggestion's marks are redrawn.
+    await page.waitFor(
+      `document.querySelector(".decision-failure")?.textContent === ${
+        JSON.stringify(reason)
+      }`,
+      "the reason beside the button clicked",
+    );
+    const note = await page.evaluate<number>(
+      `document.querySelector(".decision-failure").getBoundingClientRect().top`,
+    );
+    assert.ok(
+      note >= button && note - button < 20,
+      `the note's top ${note} is just under the button's bottom ${button}`,
     );
     assert.equal(
       await page.evaluate<boolean>(

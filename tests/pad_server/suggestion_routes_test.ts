@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { TextOperation } from "../../src/ot/operation.ts";
 import { startPadServer } from "../../src/pad_server/mod.ts";
 import { OneSuggestionDesk } from "./_test_desk.ts";
+import { RawPerson } from "../_person.ts";
 
 function decide(url: string, body: unknown): Promise<Response> {
   return fetch(url, {
@@ -32,7 +33,7 @@ Deno.test("GET /api/suggestions/{id} answers an empty list and a decision 404 wh
   assert.match((await refused.json()).error, /holds no suggestions/);
 });
 
-Deno.test("POST /api/suggestions/{id}/{sid} accepts once with 200, refuses a second decision with 409, an unknown id with 404 and a malformed body with 400", async () => {
+Deno.test("POST /api/suggestions/{id}/{sid} accepts once with 200 as the person the user_id's pad socket announced, refuses a second decision with 409, an unknown id with 404, a user not in the pad with 403 and a malformed body (a free-text name included) with 400", async () => {
   const desk = new OneSuggestionDesk();
   await using server = await startPadServer({
     pads: { api: { text: "colour" } },
@@ -59,9 +60,20 @@ Deno.test("POST /api/suggestions/{id}/{sid} accepts once with 200, refuses a sec
     assert.equal(missing.status, 404);
     await missing.body?.cancel();
 
+    const forged = await decide(`${base}/s1`, { verdict: "accept", by: "Ada" });
+    assert.equal(forged.status, 400, "a name in the body is refused");
+    assert.match((await forged.json()).error, /comes from their pad socket/);
+    const stranger = await decide(`${base}/s1`, {
+      verdict: "accept",
+      user_id: 999,
+    });
+    assert.equal(stranger.status, 403, "a user not in the pad is refused");
+    await stranger.body?.cancel();
+    await using ada = await RawPerson.open(server.url, "api");
+    await ada.introduce("Ada");
     const accepted = await decide(`${base}/s1`, {
       verdict: "accept",
-      by: "Ada",
+      user_id: ada.id,
     });
     assert.equal(accepted.status, 200);
     const view = await accepted.json();

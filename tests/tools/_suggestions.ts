@@ -5,6 +5,7 @@
 import { connect, type Harness, type HarnessOptions } from "../_mcp.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import type { SuggestionDesk } from "../../src/pad_server/mod.ts";
+import { RawPerson } from "../_person.ts";
 
 /** An agent harness whose pad server decides through the agent's backend. */
 export async function connectWithDesk(
@@ -52,7 +53,11 @@ export async function listed(
   return await response.json();
 }
 
-/** `POST /api/suggestions/{id}/{suggestion}`: its status and JSON. */
+/**
+ * `POST /api/suggestions/{id}/{suggestion}`: its status and JSON. With
+ * `by`, as a person of that name in the pad (their pad socket's user id;
+ * the pad server names them by what the socket announced).
+ */
 export async function decide(
   h: Harness,
   id: string,
@@ -60,12 +65,19 @@ export async function decide(
   verdict: "accept" | "reject",
   by?: string,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
+  await using person = by === undefined
+    ? undefined
+    : await RawPerson.open(h.pads.url, id);
+  if (by !== undefined) await person!.introduce(by);
   const response = await fetch(
     `${h.pads.url}/api/suggestions/${id}/${suggestion}`,
     {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ verdict, ...(by !== undefined && { by }) }),
+      body: JSON.stringify({
+        verdict,
+        ...(person !== undefined && { user_id: person.id }),
+      }),
     },
   );
   return { status: response.status, body: await response.json() };

@@ -3,23 +3,15 @@
 // replaced whenever the pad client says they moved, and mapped through
 // every change in between so they never point past the text.
 //
-// A caret's name sits above its line in room made for it (the line is
-// padded by one row per label row), so it never covers text; carets close
+// A caret's name floats above its line (below it on the first line),
+// over the text, so no line moves when a caret comes or goes; carets close
 // together on one line, or at one place, get rows of their own.
 
-import {
-  type EditorState,
-  type Extension,
-  RangeSet,
-  StateEffect,
-  StateField,
-} from "@codemirror/state";
+import { type Extension, StateEffect, StateField } from "@codemirror/state";
 import {
   Decoration,
   type DecorationSet,
   EditorView,
-  gutterLineClass,
-  GutterMarker,
   WidgetType,
 } from "@codemirror/view";
 import type { UserId } from "../../rustpad/protocol.ts";
@@ -35,20 +27,22 @@ function labelWidth(name: string, agent: boolean): number {
   return name.length * 6.5 + (agent ? 40 : 0) + 10;
 }
 
-/** A caret: a thin coloured bar, its owner's name in the row above. */
+/** A caret: a thin coloured bar, its owner's name floating above it. */
 class CaretWidget extends WidgetType {
   constructor(
     readonly name: string,
     readonly hue: number,
     readonly agent: boolean,
     readonly row: number,
+    readonly below: boolean,
   ) {
     super();
   }
 
   override eq(other: CaretWidget): boolean {
     return other.name === this.name && other.hue === this.hue &&
-      other.agent === this.agent && other.row === this.row;
+      other.agent === this.agent && other.row === this.row &&
+      other.below === this.below;
   }
 
   toDOM(): HTMLElement {
@@ -57,6 +51,7 @@ class CaretWidget extends WidgetType {
     caret.style.setProperty("--hue", String(this.hue));
     caret.style.setProperty("--row", String(Math.max(this.row, 0)));
     if (this.row < 0) caret.classList.add("hover-label");
+    if (this.below) caret.classList.add("label-below");
     caret.dataset.name = this.name;
     caret.title = this.name;
     // The name is drawn from the attribute, so it is never part of the text.
@@ -70,18 +65,6 @@ class CaretWidget extends WidgetType {
 
   override ignoreEvent(): boolean {
     return true;
-  }
-}
-
-/** Pads a line's number down as far as its text, below its labels. */
-class RowsMarker extends GutterMarker {
-  constructor(readonly rows: number) {
-    super();
-    this.elementClass = `caret-rows-${rows}`;
-  }
-
-  override eq(other: RowsMarker): boolean {
-    return other.rows === this.rows;
   }
 }
 
@@ -99,40 +82,10 @@ const peerField = StateField.define<DecorationSet>({
   },
 });
 
-/**
- * The label rows each line needs, by the line's start, from the carets
- * where they are now: a caret moved to another line by an edit takes its
- * room along at once.
- */
-function rowsByLine(state: EditorState): Map<number, number> {
-  const rows = new Map<number, number>();
-  state.field(peerField).between(0, state.doc.length, (from, _to, value) => {
-    const widget = value.spec.widget;
-    if (!(widget instanceof CaretWidget) || widget.row < 0) return;
-    const start = state.doc.lineAt(from).from;
-    rows.set(start, Math.max(rows.get(start) ?? 0, widget.row + 1));
-  });
-  return rows;
-}
-
-/** Others' carets and selections, with room above lines for their names. */
+/** Others' carets and selections. */
 export const peerDecorations: Extension = [
   peerField,
   EditorView.decorations.from(peerField),
-  EditorView.decorations.compute([peerField], (state) =>
-    Decoration.set(
-      [...rowsByLine(state)].map(([start, rows]) =>
-        Decoration.line({ class: `caret-rows-${rows}` }).range(start)
-      ),
-      true,
-    )),
-  gutterLineClass.compute([peerField], (state) =>
-    RangeSet.of(
-      [...rowsByLine(state)].map(([start, rows]) =>
-        new RowsMarker(rows).range(start)
-      ),
-      true,
-    )),
 ];
 
 interface Caret {
@@ -231,6 +184,7 @@ export function showPeers(
       caret.hue,
       caret.agent,
       rows[index]!,
+      view.state.doc.lineAt(caret.at).number === 1,
     );
     ranges.push(Decoration.widget({ widget, side: 1 }).range(caret.at));
   });

@@ -33,8 +33,39 @@ export interface PlacedSuggestion {
   readonly hunks: readonly PlacedHunk[];
 }
 
-/** What the buttons do. */
-export type Decide = (id: string, verdict: "accept" | "reject") => void;
+/**
+ * What the buttons do; `where` is the button clicked, for a failure to be
+ * shown beside it.
+ */
+export type Decide = (
+  id: string,
+  verdict: "accept" | "reject",
+  where?: HTMLElement,
+) => void;
+
+/** How long a failed decision's note stays, unless dismissed sooner. */
+const FAILURE_MS = 12_000;
+
+/**
+ * Say why a decision failed beside `where`, the button the person clicked:
+ * a note fixed on the page where the button was, so it stays when the
+ * suggestion's marks and panel entry are redrawn or gone. Click it to
+ * dismiss it.
+ */
+export function showFailure(where: HTMLElement, message: string): void {
+  const box = where.getBoundingClientRect();
+  const note = document.createElement("div");
+  note.className = "decision-failure";
+  note.setAttribute("role", "alert");
+  note.textContent = message;
+  note.title = "Click to dismiss";
+  note.style.left = `${Math.max(4, Math.min(box.left, innerWidth - 324))}px`;
+  note.style.top = `${box.bottom + 4}px`;
+  const close = () => note.remove();
+  note.addEventListener("click", close);
+  setTimeout(close, FAILURE_MS);
+  document.body.append(note);
+}
 
 /**
  * A small "agent" badge beside a name; its word is drawn by the style, so
@@ -54,7 +85,7 @@ export function decisionButtons(id: string, decide: Decide): HTMLElement[] {
     button.type = "button";
     button.className = verdict;
     button.textContent = verdict === "accept" ? "Accept" : "Reject";
-    button.addEventListener("click", () => decide(id, verdict));
+    button.addEventListener("click", () => decide(id, verdict, button));
     return button;
   });
 }

@@ -3,7 +3,9 @@
 // pad server every second while the page is visible (and right after a
 // decision), carries each pending suggestion from the list's revision to
 // the text the page shows, draws it in the text and in the side panel, and
-// sends a person's Accept or Reject, one by one or all, under their name.
+// sends a person's Accept or Reject, one by one or all, as the user of the
+// page's pad socket (the pad server names them by what it announced). A
+// decision that fails says why beside the button the person clicked.
 
 import type { EditorView } from "@codemirror/view";
 import type { SuggestionList, SuggestionView } from "../suggestion_desk.ts";
@@ -14,6 +16,7 @@ import {
   type Decide,
   decisionButtons,
   type PlacedSuggestion,
+  showFailure,
   showSuggestions,
 } from "./_suggestion_marks.ts";
 
@@ -22,8 +25,8 @@ export interface SuggestionsOptions {
   readonly padId: string;
   readonly client: PadClient;
   readonly view: EditorView;
-  /** The person's name now, sent as who decided. */
-  readonly by: () => string;
+  /** The page's user id in the pad: the pad server names who decided. */
+  readonly userId: () => UserId | undefined;
   /** The user ids that are agents changed. */
   readonly agents: (ids: ReadonlySet<UserId>) => void;
 }
@@ -114,16 +117,25 @@ export class Suggestions {
     this.#renderPanel();
   }
 
-  readonly #decideOne: Decide = (id, verdict) =>
-    void this.#decide([id], verdict);
+  readonly #decideOne: Decide = (id, verdict, where) =>
+    void this.#decide([id], verdict, where);
 
   async #all(verdict: "accept" | "reject"): Promise<void> {
-    await this.#decide(this.#pending.map(({ id }) => id), verdict);
+    await this.#decide(
+      this.#pending.map(({ id }) => id),
+      verdict,
+      element(`${verdict}-all`),
+    );
   }
 
-  /** Decide each of `ids` in turn; show what was refused. */
-  async #decide(ids: readonly string[], verdict: "accept" | "reject") {
+  /** Decide each of `ids` in turn; say what was refused beside `where`. */
+  async #decide(
+    ids: readonly string[],
+    verdict: "accept" | "reject",
+    where: HTMLElement | undefined,
+  ) {
     const errors: string[] = [];
+    const userId = this.#options.userId();
     for (const id of ids) {
       try {
         const response = await fetch(
@@ -131,7 +143,10 @@ export class Suggestions {
           {
             method: "POST",
             headers: { "content-type": "application/json" },
-            body: JSON.stringify({ verdict, by: this.#options.by() }),
+            body: JSON.stringify({
+              verdict,
+              ...(userId !== undefined && { user_id: userId }),
+            }),
           },
         );
         if (!response.ok) {
@@ -142,9 +157,13 @@ export class Suggestions {
         errors.push((error as Error).message);
       }
     }
+    const message = errors.join("\n");
     const alert = element("suggestion-error");
-    alert.textContent = errors.join("\n");
+    alert.textContent = message;
     alert.hidden = errors.length === 0;
+    if (errors.length > 0 && where !== undefined && where.isConnected) {
+      showFailure(where, message);
+    }
     await this.refresh();
   }
 
@@ -156,7 +175,8 @@ export class Suggestions {
   }
 
   #renderPanel(): void {
-    element("suggestions").hidden = this.#pending.length === 0;
+    element("suggestions").hidden = this.#pending.length === 0 &&
+      element("suggestion-error").hidden;
     element("suggestion-count").textContent = String(this.#pending.length);
     element("suggestion-list").replaceChildren(
       ...this.#pending.map((suggestion) => {

@@ -89,6 +89,7 @@ export class PadClient {
   readonly #sync: TextSync;
   #status: ConnectionStatus = "connecting";
   #me: UserId = 0;
+  #identified = false;
   /** True from `Identity` until the frame that tells the history. */
   #welcome = false;
   /** True once the first frame after `Identity` was handled. */
@@ -222,6 +223,11 @@ export class PadClient {
     this.#send({ SetLanguage: language });
   }
 
+  /** This page's user id in the pad (its socket's `Identity`), once told. */
+  get userId(): UserId | undefined {
+    return this.#identified ? this.#me : undefined;
+  }
+
   /**
    * Change this person's name or colour.
    *
@@ -264,6 +270,7 @@ export class PadClient {
   #handle(message: ServerMessage): void {
     if ("Identity" in message) {
       this.#me = message.Identity;
+      this.#identified = true;
       this.#welcome = true;
       return;
     }

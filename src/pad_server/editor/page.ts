@@ -257,7 +257,7 @@ const suggestions = new Suggestions({
   padId: id,
   client,
   view,
-  by: () => user.name,
+  userId: () => client.userId,
   agents(ids) {
     agents = ids;
     scheduleRender();

@@ -38,6 +38,8 @@ export interface ViewPad {
   /** What the view passes back to wait for people to move. */
   readonly people_stamp: string;
   readonly suggestions: readonly SuggestionView[];
+  /** The latest decided suggestions, each with who decided. */
+  readonly decisions: readonly SuggestionView[];
 }
 
 function byId<T extends HTMLElement>(id: string): T {
@@ -110,6 +112,7 @@ export function renderPad(
     decide,
   );
   renderList(pad.suggestions, decide);
+  renderDecisions(pad.decisions ?? []);
   renderPeople(pad);
   // Everyone's carets and selections, the agent's with its badge.
   const peers = new Map<UserId, Peer>(pad.people.map((person) => [
@@ -144,6 +147,24 @@ function renderList(suggestions: readonly SuggestionView[], decide: Decide) {
     summary.textContent = suggestion.summary;
     item.append(author, agentBadge(), summary);
     item.append(...decisionButtons(suggestion.id, decide));
+    return item;
+  }));
+}
+
+/** Who decided the latest suggestions: "Accepted by Ana: <summary>". */
+function renderDecisions(decisions: readonly SuggestionView[]): void {
+  byId("decisions").hidden = decisions.length === 0;
+  byId("decision-list").replaceChildren(...decisions.map((suggestion) => {
+    const item = document.createElement("li");
+    item.dataset.suggestion = suggestion.id;
+    const verdict = suggestion.status === "accepted" ? "Accepted" : "Rejected";
+    const who = document.createElement("strong");
+    who.textContent = `${verdict} by ${suggestion.decidedBy ?? "someone"}`;
+    // The agent wrote the summary: shown as text, never as markup.
+    item.append(
+      who,
+      `: ${suggestion.summary} (suggested by ${suggestion.author.name})`,
+    );
     return item;
   }));
 }

@@ -10,6 +10,7 @@
 
 import type { EditorState } from "@codemirror/state";
 import { HostLink } from "./_host_link.ts";
+import { showFailure } from "../editor/_suggestion_marks.ts";
 import {
   type ChangedLines,
   createEditor,
@@ -83,7 +84,11 @@ async function listChanges(id: string, since: number): Promise<void> {
   }
 }
 
-async function decide(id: string, verdict: "accept" | "reject") {
+async function decide(
+  id: string,
+  verdict: "accept" | "reject",
+  where?: HTMLElement,
+) {
   if (padId === undefined) return;
   for (const button of document.querySelectorAll("button")) {
     button.disabled = true;
@@ -98,6 +103,7 @@ async function decide(id: string, verdict: "accept" | "reject") {
     show(answer as unknown as ViewPad);
   } catch (error) {
     showError((error as Error).message);
+    if (where?.isConnected) showFailure(where, (error as Error).message);
   } finally {
     for (const button of document.querySelectorAll("button")) {
       button.disabled = false;
