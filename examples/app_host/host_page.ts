@@ -5,9 +5,10 @@
 // io.modelcontextprotocol/ui extension, calls a tool on the pad named in
 // the page's URL (`?pad=NAME&tool=TOOL`, as a model would), and shows the
 // view that tool links to in a sandboxed frame, on ext-apps' AppBridge. The
-// view's tool calls go to the server marked as the view's, with the
-// person's name (`?person=`); what the view puts in the model's context is
-// shown under it.
+// view's tool calls go to the server marked as the view's; when the server
+// asks the person (a decision on a suggestion), the host shows its own
+// dialog (form elicitation), as a chat host does. What the view puts in the
+// model's context is shown under it.
 
 import {
   AppBridge,
@@ -29,6 +30,8 @@ interface HostState {
   setTheme(theme: "light" | "dark"): void;
   /** The tool list as the model would see it, by name. */
   modelTools: string[];
+  /** Each question the server asked the person in the host's dialog. */
+  dialogs: string[];
   /** Why the host could not show the view, if it could not. */
   error?: string;
 }
@@ -36,14 +39,42 @@ interface HostState {
 const params = new URLSearchParams(location.search);
 const padId = params.get("pad") ?? "welcome";
 const toolName = params.get("tool") ?? "get_document_info";
-const person = params.get("person") ?? "Ada (host page)";
 let theme: "light" | "dark" = params.get("theme") === "dark" ? "dark" : "light";
 const state: HostState = {
   modelContext: [],
   modelTools: [],
+  dialogs: [],
   setTheme() {},
 };
 (globalThis as { host?: HostState }).host = state;
+
+/**
+ * Ask the person in the host's own dialog (`#ask`): Confirm accepts with
+ * `confirm: true`, Decline declines, closing it cancels.
+ */
+function askPerson(
+  message: string,
+): Promise<
+  { action: "accept" | "decline" | "cancel"; content?: { confirm: boolean } }
+> {
+  state.dialogs.push(message);
+  const dialog = document.getElementById("ask") as HTMLDialogElement;
+  document.getElementById("ask-text")!.textContent = message;
+  dialog.showModal();
+  return new Promise((resolve) => {
+    const answer = (action: "accept" | "decline" | "cancel") => () => {
+      dialog.close();
+      resolve(
+        action === "accept"
+          ? { action, content: { confirm: true } }
+          : { action },
+      );
+    };
+    document.getElementById("ask-yes")!.onclick = answer("accept");
+    document.getElementById("ask-no")!.onclick = answer("decline");
+    dialog.oncancel = answer("cancel");
+  });
+}
 
 function say(text: string): void {
   document.getElementById("status")!.textContent = text;
@@ -55,8 +86,13 @@ async function main(): Promise<void> {
     {
       capabilities: {
         extensions: { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } },
+        elicitation: { form: {} },
       },
     },
+  );
+  client.setRequestHandler(
+    "elicitation/create",
+    (request) => askPerson((request.params as { message: string }).message),
   );
   await client.connect(
     new StreamableHTTPClientTransport(new URL("/mcp", location.href)),
@@ -99,11 +135,8 @@ async function main(): Promise<void> {
   bridge.oncalltool = async (request) =>
     await client.callTool({
       ...request,
-      // This host says who made the call (see src/mcp/_app_view.ts).
-      _meta: {
-        ...request._meta,
-        "rustpad-mcp/host": { initiator: "app", person },
-      },
+      // This host says the view made the call (see src/mcp/_app_view.ts).
+      _meta: { ...request._meta, "rustpad-mcp/host": { initiator: "app" } },
     }) as Awaited<ReturnType<NonNullable<typeof bridge.oncalltool>>>;
   bridge.onupdatemodelcontext = (context) => {
     state.modelContext.push(context);

@@ -38,12 +38,17 @@ const PAGE = (script: string) =>
 :root[data-theme="light"] { color-scheme: light; }
 body { margin: 0 auto; max-width: 980px; padding: 0.75rem; }
 #view iframe { width: 100%; height: 420px; border: 1px solid #8884; border-radius: 6px; }
-#context { white-space: pre-wrap; font: 12px ui-monospace, monospace; }
+#context, #ask-text { white-space: pre-wrap; font: 12px ui-monospace, monospace; }
+#ask { max-width: 640px; }
 </style>
 </head>
 <body>
 <p id="status">Connecting to the MCP server…</p>
 <div id="view"></div>
+<dialog id="ask"><p><strong>The Rustpad server asks you</strong></p>
+<pre id="ask-text"></pre>
+<button id="ask-yes" type="button">Confirm</button>
+<button id="ask-no" type="button">Decline</button></dialog>
 <h3>Model context from the view</h3>
 <pre id="context">(nothing)</pre>
 <script type="module">${script.replaceAll("</script", "<\\/script")}</script>

@@ -146,7 +146,7 @@ Deno.test("the view in a chat host shows the pad's text and the agent's suggesti
     const { page, view } = await viewPage(browser);
     const opened = performance.now();
     await page.goto(
-      `${host.url.href}?pad=plan&tool=get_document&person=Rosy%20Otter`,
+      `${host.url.href}?pad=plan&tool=get_document`,
     );
     await view.waitFor(
       `${VIEW_TEXT} === ${JSON.stringify(SOURCE)}`,
@@ -217,9 +217,17 @@ Deno.test("the view in a chat host shows the pad's text and the agent's suggesti
     // The artifact; docs/app.png is a copy of one, taken by hand.
     await page.screenshot(new URL("app.png", ARTIFACTS).pathname);
 
-    // Accept, in the view: the pad changes once.
+    // Accept, in the view: the host asks the person in its own dialog,
+    // and once they confirm, the pad changes once.
     await person.next(2);
     await view.click(`#suggestion-list button.accept`);
+    await page.waitFor(
+      `document.querySelector("#ask").open`,
+      "the host's dialog",
+    );
+    const [dialog] = await page.evaluate<string[]>("host.dialogs");
+    assert.match(dialog!, /^Accept suggestion \S+ on pad "plan", made by /);
+    await page.click("#ask-yes");
     const expected = SOURCE.replace("Friday", "Thursday");
     await view.waitFor(
       `${VIEW_TEXT} === ${
@@ -246,13 +254,18 @@ Deno.test("the view in a chat host shows the pad's text and the agent's suggesti
     assert.equal(historyText(person.frames), expected);
     assert.equal(overHttp.split("Thursday").length, 2, "landed exactly once");
 
-    // The decision is the person's, named as the host named them.
+    // The view names who decided.
+    await view.waitFor(
+      `document.querySelector("#decision-list li")?.textContent.startsWith("Accepted by a person in the chat: ")`,
+      "who decided, in the view",
+    );
+    // The decision is the person's, in the host's dialog.
     const listed = await agent.call("list_suggestions", { id: "plan" });
     const [decided] = (listed.structuredContent as {
       suggestions: { status: string; decided_by?: string }[];
     }).suggestions;
     assert.equal(decided?.status, "accepted");
-    assert.equal(decided?.decided_by, "Rosy Otter");
+    assert.equal(decided?.decided_by, "a person in the chat");
   } finally {
     await person.close();
   }

@@ -3,9 +3,10 @@
 // replaced whenever the pad client says they moved, and mapped through
 // every change in between so they never point past the text.
 //
-// A caret's name floats above its line (below it on the first line),
-// over the text, so no line moves when a caret comes or goes; carets close
-// together on one line, or at one place, get rows of their own.
+// A caret's name floats above its line, over the text, so no line moves
+// when a caret comes or goes; carets close together on one line, or at one
+// place, get rows of their own, above the line while there are lines above
+// it (so a label never leaves the editor at its top), then below it.
 
 import { type Extension, StateEffect, StateField } from "@codemirror/state";
 import {
@@ -179,12 +180,16 @@ export function showPeers(
   carets.sort((a, b) => a.at - b.at);
   const rows = labelRows(view, carets);
   carets.forEach((caret, index) => {
+    // Rows above the line while there are lines above it, then below it.
+    const above = view.state.doc.lineAt(caret.at).number - 1;
+    const row = rows[index]!;
+    const below = row >= above;
     const widget = new CaretWidget(
       caret.name,
       caret.hue,
       caret.agent,
-      rows[index]!,
-      view.state.doc.lineAt(caret.at).number === 1,
+      below && row >= 0 ? row - above : row,
+      below,
     );
     ranges.push(Decoration.widget({ widget, side: 1 }).range(caret.at));
   });
