@@ -12,11 +12,19 @@ export class Terminal {
    * `false` for anything else, or when stdin ends.
    */
   async confirm(question: string): Promise<boolean> {
+    return await this.ask(question) === true;
+  }
+
+  /**
+   * Print `question` and wait for a line: `true` for y or yes (any case),
+   * `false` for anything else, `undefined` when stdin ends unanswered.
+   */
+  async ask(question: string): Promise<boolean | undefined> {
     await Deno.stdout.write(new TextEncoder().encode(`${question} [y/N] `));
     const line = await this.#line();
     // A piped answer is not echoed: show it, so the transcript reads right.
     if (!Deno.stdin.isTerminal()) console.log(line ?? "(no answer)");
-    return /^\s*y(es)?\s*$/i.test(line ?? "");
+    return line === undefined ? undefined : /^\s*y(es)?\s*$/i.test(line);
   }
 
   async #line(): Promise<string | undefined> {

@@ -2,9 +2,11 @@
 // embedded pad server (as an MCP client would, on stdio), waits for you to
 // open the pad in a browser, then runs a scripted agent beside a scripted
 // person while you watch and type. When the agent wants to replace the whole
-// pad, you are asked at the terminal. Then the agent appends a line every
-// few seconds until Ctrl-C; the pads are kept (see RUSTPAD_EMBEDDED_DB), on
-// the same URL next time.
+// pad, you are asked at the terminal. Then the agent proposes a change as a
+// suggestion, with its reason: you accept or reject it in the page (or
+// answer at the terminal), and the agent reports your verdict. Then it
+// appends a line every few seconds until Ctrl-C; the pads are kept (see
+// RUSTPAD_EMBEDDED_DB), on the same URL next time.
 //
 //   deno task demo                      waits up to 5 minutes for a browser
 //   deno task demo --wait-seconds 60    ... or as long as you say
@@ -22,6 +24,7 @@ import {
 import { parseArgs } from "node:util";
 import { PadSession, TextOperation } from "../mod.ts";
 import { interrupted, sleepUnless, Terminal } from "./_terminal.ts";
+import { suggestAndHear } from "./_demo_suggestion.ts";
 
 const { values: flags } = parseArgs({
   args: Deno.args,
@@ -48,7 +51,12 @@ const terminal = new Terminal();
 const transport = new StdioClientTransport({
   command: Deno.execPath(),
   args: ["run", "-A", new URL("../mod.ts", import.meta.url).href, "--embedded"],
-  env: { ...Deno.env.toObject(), RUSTPAD_USER_NAME: "demo-agent" },
+  // The agent in blue; the scripted person, Ada, is orange.
+  env: {
+    ...Deno.env.toObject(),
+    RUSTPAD_USER_NAME: "Demo Agent",
+    RUSTPAD_USER_HUE: "220",
+  },
   stderr: "pipe",
 });
 const banner = Promise.withResolvers<RegExpExecArray>();
@@ -135,13 +143,16 @@ async function finish(): Promise<never> {
   Deno.exit(0);
 }
 
-/** The script: wait for a person, edit beside Ada, append until Ctrl-C. */
+/**
+ * The script: wait for a person, edit beside Ada, suggest a change for the
+ * person to decide, append until Ctrl-C.
+ */
 async function script(): Promise<void> {
   const pad = await freshPad();
   const url = `${baseUrl}#${pad}`;
   await call("create_document", {
     id: pad,
-    text: "# Plan\n\nTODO: intro\n",
+    text: "# Plan 🚀\n\nTODO: intro\n",
     language: "markdown",
   });
   console.log(
@@ -166,7 +177,7 @@ async function script(): Promise<void> {
     "Ada opens the pad and types a list at the end while the agent edits the top.",
   );
   const typing = (async () => {
-    for (const character of "- buy milk\n") {
+    for (const character of "- buy milk 🥛\n") {
       await ada.submit(
         new TextOperation().retain(ada.length).insert(character),
       );
@@ -184,11 +195,19 @@ async function script(): Promise<void> {
   }
   await call("get_document_info", { id: pad });
   await call("get_document", { id: pad });
-  await call("set_document", { id: pad, text: "# Plan\n\nAll done.\n" });
+  await call("set_document", { id: pad, text: "# Plan 🚀\n\nAll done.\n" });
+  await ada.close();
+  await suggestAndHear({
+    call,
+    client,
+    terminal,
+    baseUrl,
+    pad,
+    once: flags.once,
+  });
 
   const final = await (await fetch(`${baseUrl}api/text/${pad}`)).text();
   console.log(`Final text over HTTP:\n${final}`);
-  await ada.close();
   if (flags.once) return;
 
   console.log(

@@ -1,88 +1,7 @@
 import assert from "node:assert/strict";
-import { SqlitePadDatabase } from "../src/pad_server/mod.ts";
 import { RawPerson } from "./_person.ts";
-import { type ScratchHome, scratchHome } from "./cli/_run.ts";
-
-const DEMO = new URL("../examples/demo.ts", import.meta.url).pathname;
-
-/** The demo as a child with its own home, stdin and stdout piped. */
-class Demo implements AsyncDisposable {
-  readonly #child: Deno.ChildProcess;
-  readonly #reader: ReadableStreamDefaultReader<string>;
-  readonly #stdin: WritableStreamDefaultWriter<Uint8Array>;
-  readonly #group: boolean;
-  stdout = "";
-
-  /**
-   * With `group`, the demo leads a process group of its own (`setsid`), as
-   * a shell's foreground job does, so `interrupt` reaches its server too.
-   */
-  constructor(home: ScratchHome, args: string[], { group = false } = {}) {
-    const command = [Deno.execPath(), "run", "-A", DEMO, ...args];
-    if (group) command.unshift("setsid");
-    this.#group = group;
-    this.#child = new Deno.Command(command[0]!, {
-      args: command.slice(1),
-      env: { NO_COLOR: "1", ...home.env },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
-    this.#reader = this.#child.stdout.pipeThrough(new TextDecoderStream())
-      .getReader();
-    this.#stdin = this.#child.stdin.getWriter();
-  }
-
-  /** Read stdout until `pattern` matches what was read; its match. */
-  async until(pattern: RegExp): Promise<RegExpExecArray> {
-    while (true) {
-      const found = pattern.exec(this.stdout);
-      if (found !== null) return found;
-      const { value, done } = await this.#reader.read();
-      if (done) {
-        assert.fail(`The demo ended before ${pattern}:\n${this.stdout}`);
-      }
-      this.stdout += value;
-    }
-  }
-
-  /** Type a line at the demo's terminal. */
-  async answer(line: string): Promise<void> {
-    await this.#stdin.write(new TextEncoder().encode(`${line}\n`));
-  }
-
-  /** Ctrl-C: to the demo, or to its whole group as a terminal sends it. */
-  interrupt(): void {
-    if (this.#group) Deno.kill(-this.#child.pid, "SIGINT");
-    else this.#child.kill("SIGINT");
-  }
-
-  /** Read to the end; the exit code. */
-  async exit(): Promise<number> {
-    await this.#stdin.close().catch(() => {});
-    while (true) {
-      const { value, done } = await this.#reader.read();
-      if (done) break;
-      this.stdout += value;
-    }
-    return (await this.#child.status).code;
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    try {
-      this.#child.kill("SIGKILL");
-    } catch {
-      // Already exited.
-    }
-    await this.exit();
-  }
-}
-
-/** A pad's text as the demo's pads file keeps it. */
-function keptText(home: ScratchHome, pad: string): string | undefined {
-  using database = new SqlitePadDatabase(home.padsFile);
-  return database.get(pad)?.text;
-}
+import { scratchHome } from "./cli/_run.ts";
+import { Demo, keptText } from "./_demo.ts";
 
 Deno.test("the demo with --once runs a person and an agent in one pad, asks the person at the terminal before replacing it, and keeps the pad", async () => {
   await using home = await scratchHome();
@@ -90,13 +9,30 @@ Deno.test("the demo with --once runs a person and an agent in one pad, asks the 
     await using demo = new Demo(home, ["--once"]);
     await demo.until(/Allow it\? \[y\/N\] /);
     await demo.answer("y");
+    await demo.until(/Accept the suggestion from here\? \[y\/N\] /);
+    await demo.answer("y");
     assert.equal(await demo.exit(), 0, demo.stdout);
-    assert.match(demo.stdout, /Introduction\n\s*- buy milk/);
+    assert.match(demo.stdout, /Introduction\n\s*- buy milk 🥛/);
     assert.match(
       demo.stdout,
       /\[dialog\] Replace the whole text of pad "demo" .*\n {2}Allow it\? \[y\/N\] y\n/,
     );
-    assert.match(demo.stdout, /Final text over HTTP:\n# Plan\n\nAll done\.\n/);
+    assert.match(
+      demo.stdout,
+      /"suggest":true,"summary":"Record that the plan shipped on Thursday, as the team agreed\."/,
+    );
+    assert.match(
+      demo.stdout,
+      /accept or reject it in the page at http:\S+#demo .*or answer here\./i,
+    );
+    assert.match(
+      demo.stdout,
+      /The agent hears: suggestion \S+ accepted by You, at the terminal\./,
+    );
+    assert.match(
+      demo.stdout,
+      /Final text over HTTP:\n# Plan 🚀 shipped on Thursday 🎉\n\nAll done\.\n/,
+    );
     assert.match(
       demo.stdout,
       new RegExp(
@@ -106,10 +42,13 @@ Deno.test("the demo with --once runs a person and an agent in one pad, asks the 
     );
     assert.match(demo.stdout, /Stopped\. The pads are kept \(pads persist in /);
   }
-  assert.equal(keptText(home, "demo"), "# Plan\n\nAll done.\n");
+  assert.equal(
+    keptText(home, "demo"),
+    "# Plan 🚀 shipped on Thursday 🎉\n\nAll done.\n",
+  );
 });
 
-Deno.test("the demo run again takes a fresh pad beside the kept one, and a no at the terminal leaves the pad as the people wrote it", async () => {
+Deno.test("the demo run again takes a fresh pad beside the kept one, and a no (or no answer) at the terminal leaves the pad as the people wrote it", async () => {
   await using home = await scratchHome();
   {
     await using first = new Demo(home, ["--once"]);
@@ -123,9 +62,10 @@ Deno.test("the demo run again takes a fresh pad beside the kept one, and a no at
   assert.match(again.stdout, /Allow it\? \[y\/N\] no\n/);
   assert.match(
     again.stdout,
-    /Final text over HTTP:\n# Plan\n\nIntroduction\n- buy milk\n/,
+    /Final text over HTTP:\n# Plan 🚀\n\nIntroduction\n- buy milk 🥛\n/,
   );
-  assert.equal(keptText(home, "demo"), "# Plan\n\nAll done.\n");
+  assert.match(again.stdout, /The agent hears: suggestion \S+ rejected/);
+  assert.equal(keptText(home, "demo"), "# Plan 🚀\n\nAll done.\n");
 });
 
 Deno.test("the demo waits for a person to open the pad, then keeps the agent writing until Ctrl-C and keeps the pad", async () => {
@@ -141,13 +81,15 @@ Deno.test("the demo waits for a person to open the pad, then keeps the agent wri
   await demo.until(/Grace opened the pad: the agent starts/);
   await demo.until(/Allow it\? \[y\/N\] /);
   await demo.answer("y");
+  await demo.until(/Accept the suggestion from here\? \[y\/N\] /);
+  await demo.answer("y");
   await demo.until(/> append_to_document: /);
   demo.interrupt();
   assert.equal(await demo.exit(), 0, demo.stdout);
   assert.match(demo.stdout, /\nStopped\. The pads are kept \(.*\)\.\n$/);
   assert.match(
     keptText(home, "demo") ?? "",
-    /^# Plan\n\nAll done\.\n- The pad keeps every keystroke/,
+    /^# Plan 🚀 shipped on Thursday 🎉\n\nAll done\.\n- The pad keeps every keystroke/,
   );
 });
 
@@ -158,7 +100,7 @@ Deno.test("Ctrl-C at the terminal while the demo waits stops the demo and its se
   demo.interrupt();
   assert.equal(await demo.exit(), 0, demo.stdout);
   assert.match(demo.stdout, /\nStopped\. The pads are kept \(.*\)\.\n$/);
-  assert.equal(keptText(home, "demo"), "# Plan\n\nTODO: intro\n");
+  assert.equal(keptText(home, "demo"), "# Plan 🚀\n\nTODO: intro\n");
 });
 
 Deno.test("the demo stops after its time limit when nobody opens the pad, and says how to try again", async () => {

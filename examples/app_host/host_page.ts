@@ -38,7 +38,7 @@ interface HostState {
 
 const params = new URLSearchParams(location.search);
 const padId = params.get("pad") ?? "welcome";
-const toolName = params.get("tool") ?? "get_document_info";
+const toolName = params.get("tool") ?? "list_suggestions";
 let theme: "light" | "dark" = params.get("theme") === "dark" ? "dark" : "light";
 const state: HostState = {
   modelContext: [],

@@ -1,8 +1,12 @@
 // The pad's view in a chat (MCP Apps, the `io.modelcontextprotocol/ui`
-// extension): the `ui://rustpad/pad` resource, the link to it from every
-// tool that works on one pad, and the view's own tools (app-only). A
-// client that does not declare the extension sees tools/list as before:
-// no `_meta.ui`, no view tools, and a call to one is refused.
+// extension): the `ui://rustpad/pad` resource, the link to it from the
+// calls after which a person wants to look at the pad (every write, which
+// changes it or holds a suggestion for them to decide, and
+// list_suggestions; never a read, which changes nothing and which an agent
+// makes many times, so a host would draw the pad after each), and the
+// view's own tools (app-only). A client that does not declare the
+// extension sees tools/list as before: no `_meta.ui`, no view tools, and a
+// call to one is refused.
 //
 // Who initiated a call is not in the MCP Apps spec yet (ext-apps#738): a
 // host says so in the request's `_meta["rustpad-mcp/host"]` as
@@ -99,7 +103,7 @@ export function registerPadView(
   for (const [name, tool] of registered) {
     const ui = VIEW_TOOL_NAMES.has(name)
       ? { resourceUri: PAD_VIEW_URI, visibility: ["app"] }
-      : takesPadId(tool)
+      : linksView(name, tool)
       ? { resourceUri: PAD_VIEW_URI }
       : undefined;
     // The flat key too, for hosts from before `_meta.ui` (as ext-apps does).
@@ -160,9 +164,16 @@ function sdkHandlers(
     );
 }
 
-/** Whether a tool works on one pad: it takes the pad's `id`. */
-function takesPadId(tool: RegisteredTool): boolean {
+/** The read that links the view: a person looks at what awaits them. */
+const LINKED_READS: ReadonlySet<string> = new Set(["list_suggestions"]);
+
+/**
+ * Whether a host shows the view after a call of the tool: it works on one
+ * pad (takes its `id`) and writes to it, or is a {@linkcode LINKED_READS}.
+ */
+function linksView(name: string, tool: RegisteredTool): boolean {
   const shape = (tool.inputSchema as { shape?: Record<string, unknown> })
     ?.shape;
-  return shape?.id !== undefined;
+  if (shape?.id === undefined) return false;
+  return tool.annotations?.readOnlyHint !== true || LINKED_READS.has(name);
 }

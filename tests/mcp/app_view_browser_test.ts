@@ -146,7 +146,7 @@ Deno.test("the view in a chat host shows the pad's text and the agent's suggesti
     const { page, view } = await viewPage(browser);
     const opened = performance.now();
     await page.goto(
-      `${host.url.href}?pad=plan&tool=get_document`,
+      `${host.url.href}?pad=plan&tool=list_suggestions`,
     );
     await view.waitFor(
       `${VIEW_TEXT} === ${JSON.stringify(SOURCE)}`,
@@ -275,7 +275,7 @@ Deno.test("the view follows the host's theme as it changes", async () => {
   await using host = await startAppHost({ pads: { plan: { text: SOURCE } } });
   await using browser = await Browser.launch();
   const { page, view } = await viewPage(browser);
-  await page.goto(`${host.url.href}?pad=plan&tool=get_document_info`);
+  await page.goto(`${host.url.href}?pad=plan&tool=list_suggestions`);
   await view.waitFor(`${VIEW_TEXT} === ${JSON.stringify(SOURCE)}`, "the text");
   const background = () =>
     view.evaluate<string>(
@@ -306,7 +306,7 @@ Deno.test("the view shows who is in the pad with their carets, the agent's named
       encodeMessage({ CursorData: { cursors: [2], selections: [] } }),
     );
     const { page, view } = await viewPage(browser);
-    await page.goto(`${host.url.href}?pad=plan&tool=get_document`);
+    await page.goto(`${host.url.href}?pad=plan&tool=list_suggestions`);
     await view.waitFor(
       `${VIEW_TEXT} === ${JSON.stringify(SOURCE)}`,
       "the text",

@@ -27,7 +27,7 @@ for (const era of ["modern", "legacy"] as const) {
     );
   });
 
-  Deno.test(`${era} era: a client declaring io.modelcontextprotocol/ui sees every single-pad tool linked to ui://rustpad/pad and the view's tools as app-only`, async () => {
+  Deno.test(`${era} era: a client declaring io.modelcontextprotocol/ui sees the writes and list_suggestions linked to ui://rustpad/pad, no read linked, and the view's tools as app-only`, async () => {
     await using h = await startHttp();
     await using ui = await uiClient(h.server.url, { era });
     const { tools } = await ui.client.listTools();
@@ -36,16 +36,26 @@ for (const era of ["modern", "legacy"] as const) {
       ...TOOL_NAMES,
       ...VIEW_TOOLS,
     ]);
-    for (const name of TOOL_NAMES) {
-      const meta = byName.get(name)!._meta as
-        | { ui?: { resourceUri?: string; visibility?: string[] } }
-        | undefined;
-      if (name === "get_stats") {
-        assert.equal(meta, undefined, "get_stats works on no pad");
-        continue;
-      }
-      assert.equal(meta?.ui?.resourceUri, "ui://rustpad/pad", name);
-      assert.equal(meta?.ui?.visibility, undefined, `${name} is the model's`);
+    const linked = TOOL_NAMES.filter((name) =>
+      byName.get(name)!._meta !== undefined
+    );
+    assert.deepEqual(linked, [
+      "create_document",
+      "set_document",
+      "append_to_document",
+      "replace_in_document",
+      "edit_document",
+      "set_language",
+      "undo_last_edit",
+      "list_suggestions",
+      "withdraw_suggestion",
+    ]);
+    for (const name of linked) {
+      const meta = byName.get(name)!._meta as {
+        ui?: { resourceUri?: string; visibility?: string[] };
+      };
+      assert.equal(meta.ui?.resourceUri, "ui://rustpad/pad", name);
+      assert.equal(meta.ui?.visibility, undefined, `${name} is the model's`);
     }
     for (const name of VIEW_TOOLS) {
       const meta = byName.get(name)!._meta as {
