@@ -36,6 +36,7 @@ Deno.test("a suggestion carries the agent's summary to the people's list, and ba
     "the summary is inside the fence",
   );
   assert.match(text, /each summary is its agent's words/);
+  assert.match(text, /^Pad "why" has 1 suggestion \(1 pending\)/);
 });
 
 Deno.test("without a summary, a suggestion says what its change does, never the tool's title", async () => {
