@@ -17,7 +17,7 @@ Deno.test("a mistyped dry_run is refused, naming it and the arguments the tool t
   );
   assert.equal(
     appended,
-    'Cannot call append_to_document as it takes no argument "dry_rn": it takes id, text, new_line, idempotency_key, suggest. Nothing was sent',
+    'Cannot call append_to_document as it takes no argument "dry_rn": it takes id, text, new_line, idempotency_key, suggest, summary. Nothing was sent',
   );
   const edited = errorOf(
     await h.call("edit_document", {
