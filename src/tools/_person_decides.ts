@@ -40,9 +40,9 @@ function question(
     verdict === "accept" ? "Accept" : "Reject"
   } suggestion ${record.id} on pad ${
     JSON.stringify(record.pad)
-  }, made by ${record.author.name} (an AI agent)? Its reason, in the agent's words: ${
+  }, made by ${record.author.name} (an AI agent)?\nIts reason, in the agent's words: ${
     JSON.stringify(record.summary)
-  }. ${change}\nCheck Confirm to ${verdict} it; anything else leaves it pending.`;
+  }\n${change}\nCheck Confirm to ${verdict} it; anything else leaves it pending.`;
 }
 
 /**
