@@ -106,13 +106,15 @@ export class PadLineage {
   }
 
   /**
-   * The restart a caller's `revision` predates: one no caller was given
-   * since the restart, that the earlier history reached or the current one
-   * has not.
+   * The restart a caller's `revision` predates: one after 0 that no caller
+   * was given since the restart, that the earlier history reached or the
+   * current one has not.
    */
   staleRevision(revision: number, current: number): PadRestart | undefined {
     const restart = this.#restart;
-    if (restart === undefined || this.#shown.has(revision)) return undefined;
+    // Revision 0, the empty pad before any operation, is in every history.
+    if (restart === undefined || revision === 0) return undefined;
+    if (this.#shown.has(revision)) return undefined;
     return revision > current || revision <= restart.before
       ? restart
       : undefined;
@@ -137,6 +139,8 @@ const MAX_LINEAGES = 10_000;
 /** The lineages of a pool's pads, by pad id. */
 export class PadLineages {
   #pads = new Map<string, PadLineage>();
+  /** The restart each session's history was found to be. */
+  #found = new WeakMap<PadSession, PadRestart>();
 
   /**
    * A new session on its pad: compared with the pad's last history.
@@ -151,10 +155,18 @@ export class PadLineages {
       if (this.#pads.size <= MAX_LINEAGES) break;
       if (!isOpen(oldest)) this.#pads.delete(oldest);
     }
-    lineage.join(session);
-    session.subscribe((event) => {
-      if (event.type === "closed") lineage.leave(session);
-    });
+    const restart = lineage.join(session);
+    if (restart) this.#found.set(session, restart);
+  }
+
+  /** `session` is done with: keep only what tells its history apart. */
+  leave(session: PadSession): void {
+    this.#pads.get(session.padId)?.leave(session);
+  }
+
+  /** The restart found when `session` joined, if its history was new. */
+  restartOn(session: PadSession): PadRestart | undefined {
+    return this.#found.get(session);
   }
 
   /** As {@linkcode PadLineage.staleRevision}, on `session`'s pad. */

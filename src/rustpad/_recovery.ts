@@ -20,6 +20,22 @@ export interface SettleOptions {
   departureWaitMs: number;
 }
 
+/** As `PadSession.open`. */
+const DEFAULT_TIMEOUT_MS = 15_000;
+/** A departure is awaited for this many timeouts. */
+const DEPARTURE_WAIT_TIMEOUTS = 3;
+
+/** How a pool made with `options` settles lost edits. */
+export function settleOptions(
+  options: { user?: unknown; timeoutMs?: number },
+): SettleOptions {
+  return {
+    announced: options.user !== undefined,
+    departureWaitMs: DEPARTURE_WAIT_TIMEOUTS *
+      (options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+  };
+}
+
 /**
  * Resolve if the edit that `error` describes landed; otherwise throw an
  * {@linkcode EditNotAcknowledgedError} that says it did not (safe to retry)

@@ -18,9 +18,9 @@ import type { UserId } from "./protocol.ts";
 import { Adoptions, type AdoptListener } from "./_adoption.ts";
 import { PadSession } from "./session.ts";
 import {
+  armIdle,
   editMark,
   type EditOutcome,
-  armIdle,
   type Entry,
   recovered,
   type SessionPoolOptions,
@@ -32,11 +32,7 @@ import {
   type SlotHolder,
 } from "./pad_slots.ts";
 import { PadLineages, type PadRestart } from "./_lineage.ts";
-import {
-  reopenAndSettle,
-  settleForeign,
-  type SettleOptions,
-} from "./_recovery.ts";
+import { reopenAndSettle, settleForeign, settleOptions } from "./_recovery.ts";
 
 export { DEFAULT_MAX_OPEN_PADS } from "./pad_slots.ts";
 
@@ -47,10 +43,6 @@ export type {
 } from "./_pool_types.ts";
 export type { AdoptListener } from "./_adoption.ts";
 export type { PadRestart } from "./_lineage.ts";
-/** As {@linkcode PadSession.open}. */
-const DEFAULT_TIMEOUT_MS = 15_000;
-/** A departure is awaited for this many timeouts. */
-const DEPARTURE_WAIT_TIMEOUTS = 3;
 
 /**
  * Opens, reuses and closes pad sessions.
@@ -197,17 +189,19 @@ export class SessionPool {
 
   /**
    * The restart of `session`'s pad that a caller's `revision` predates, if
-   * this pool found one (see `_lineage.ts`): `undefined` if `revision` may
+   * this pool found one (see `_lineage.ts`); `undefined` if `revision` may
    * be of the history now.
    */
   staleRevision(session: PadSession, revision: number): PadRestart | undefined {
     return this.#lineages.staleRevision(session, revision);
   }
 
-  /**
-   * Note that a caller was given `revision` (by default the open
-   * session's) of `padId`'s history as it is now.
-   */
+  /** The restart found when `session` opened: its history was not the last one's. */
+  restartOn(session: PadSession): PadRestart | undefined {
+    return this.#lineages.restartOn(session);
+  }
+
+  /** Note that a caller was given `revision` (by default the open session's) of `padId`. */
   noteShown(padId: string, revision?: number): void {
     const shown = revision ?? this.#entries.get(padId)?.ready?.revision;
     if (shown !== undefined) this.#lineages.show(padId, shown);
@@ -314,18 +308,14 @@ export class SessionPool {
     error: EditNotAcknowledgedError,
   ): Promise<EditOutcome> {
     const open = () => this.get(padId);
-    const fresh = await reopenAndSettle(open, error, this.#settling());
+    const fresh = await reopenAndSettle(
+      open,
+      error,
+      settleOptions(this.#options),
+    );
     this.#adoptions.adopt(padId, fresh, error.userId, error.revision);
     this.noteShown(padId, fresh.revision);
     return recovered(fresh);
-  }
-
-  #settling(): SettleOptions {
-    return {
-      announced: this.#options.user !== undefined,
-      departureWaitMs: DEPARTURE_WAIT_TIMEOUTS *
-        (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-    };
   }
 
   /**
@@ -345,7 +335,12 @@ export class SessionPool {
     const release = this.retain(padId);
     try {
       const open = () => this.get(padId);
-      const fresh = await settleForeign(open, padId, sent, this.#settling());
+      const fresh = await settleForeign(
+        open,
+        padId,
+        sent,
+        settleOptions(this.#options),
+      );
       return fresh && recovered(fresh);
     } finally {
       release();
@@ -397,5 +392,6 @@ export class SessionPool {
     if (this.#entries.get(padId) === entry) this.#entries.delete(padId);
     const session = await entry.session.catch(() => undefined);
     await session?.close();
+    if (session) this.#lineages.leave(session);
   }
 }

@@ -180,7 +180,11 @@ export async function submitPlan(
   try {
     const written = await gate.edit(padId, (live) => {
       // A new connection meanwhile: the pad may have restarted since.
-      checkBase(live, plan.base, live === planned ? undefined : context.sessions);
+      checkBase(
+        live,
+        plan.base,
+        live === planned ? undefined : context.sessions,
+      );
       const conflicts = planConflicts(context, live, plan);
       if (conflicts.length > 0) throw new Refused(conflicts);
       rebased = live.revision !== plan.base || live.hasPendingEdits;
