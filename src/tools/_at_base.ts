@@ -137,6 +137,8 @@ export function refusal(
 ): ToolResult | undefined {
   const conflicts = planConflicts(context, session, plan);
   if (conflicts.length === 0) return undefined;
+  // The revision the result says to call again with.
+  context.sessions.noteShown(session.padId, session.revision);
   return conflictResult(session.padId, session.revision, conflicts, canMerge);
 }
 
@@ -193,6 +195,8 @@ export async function submitPlan(
     return { kind: "applied", written, diff: written.diff, rebased };
   } catch (error) {
     if (error instanceof Refused) {
+      // Its result says to call again with the revision now.
+      context.sessions.noteShown(padId);
       return { kind: "conflict", conflicts: error.conflicts };
     }
     throw error;

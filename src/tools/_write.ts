@@ -41,6 +41,7 @@ export function unchangedResult(
   pad: { revision: number; length: number },
   why = "the call would change nothing",
 ): ToolResult {
+  context.sessions.noteShown(id, pad.revision);
   return result(
     {
       status: "unchanged",
