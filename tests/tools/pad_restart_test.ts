@@ -17,6 +17,7 @@ import {
 import { connectHttp } from "../_http.ts";
 import { RawPerson } from "../_person.ts";
 import { errorOf, structured, waitFor } from "../_mcp.ts";
+import { uiClient } from "../mcp/_ui_client.ts";
 
 const ALICE = "alice-token-0123456789-abcdefghijklmnop";
 const identities = [{ name: "alice", token: ALICE }];
@@ -33,7 +34,8 @@ interface Restartable extends AsyncDisposable {
   restart(): Promise<void>;
 }
 
-async function restartable(): Promise<Restartable> {
+/** With `named`, the MCP servers know alice's token; else no tokens. */
+async function restartable(named = true): Promise<Restartable> {
   const database = new PadDatabase();
   let pads = await startPadServer({ database, snapshotIntervalMs: 0 });
   const { port } = pads;
@@ -43,7 +45,10 @@ async function restartable(): Promise<Restartable> {
     const backend = createBackend(
       loadConfig({ RUSTPAD_URL: pads.url, RUSTPAD_CONFIRM_SECRET: SECRET }),
     );
-    const server = serveHttp(backend, { identities, log: () => {} });
+    const server = serveHttp(backend, {
+      ...(named && { identities }),
+      log: () => {},
+    });
     backends.push(backend);
     servers.push(server);
     return server.url;
@@ -281,4 +286,24 @@ Deno.test("a reconnect to the same history is no restart: the old base_revision 
     .filter((message) => message.UserInfo?.info != null)
     .map((message) => message.UserInfo.id);
   assert.ok(joined.includes(2), `users announced: ${joined}`);
+});
+
+Deno.test("the pad's view waiting since a revision from before a Rustpad-style restart is answered at once with the pad anew, not an error", async () => {
+  await using harness = await restartable(false);
+  await using ui = await uiClient(harness.url);
+  for (const text of ["one\n", "two\n"]) {
+    await ui.call("append_to_document", { id: "shown", text });
+  }
+  const shown = await ui.call("view_read_pad", { id: "shown" });
+  assert.equal((shown.structuredContent as { revision: number }).revision, 2);
+  await harness.restart();
+  const answer = await ui.call("view_wait_pad", {
+    id: "shown",
+    since_revision: 2,
+    timeout_seconds: 20,
+  });
+  assert.equal(answer.isError, undefined, JSON.stringify(answer.content));
+  const pad = answer.structuredContent as { revision: number; text: string };
+  assert.equal(pad.revision, 1);
+  assert.equal(pad.text, "one\ntwo\n");
 });
