@@ -293,7 +293,8 @@ export class SessionPool {
         };
       } catch (error) {
         if (error instanceof EditNotAcknowledgedError && error.sent) {
-          return await this.#recover(padId, error);
+          const lineage = session.lineageAt(error.revision);
+          return await this.#recover(padId, error, lineage);
         }
         throw error;
       }
@@ -306,13 +307,11 @@ export class SessionPool {
   async #recover(
     padId: string,
     error: EditNotAcknowledgedError,
+    lineage: string | undefined,
   ): Promise<EditOutcome> {
     const open = () => this.get(padId);
-    const fresh = await reopenAndSettle(
-      open,
-      error,
-      settleOptions(this.#options),
-    );
+    const settling = { ...settleOptions(this.#options), lineage };
+    const fresh = await reopenAndSettle(open, error, settling);
     this.#adoptions.adopt(padId, fresh, error.userId, error.revision);
     this.noteShown(padId, fresh.revision);
     return recovered(fresh);
@@ -330,7 +329,7 @@ export class SessionPool {
    */
   async landedElsewhere(
     padId: string,
-    sent: { userId: UserId; revision: number },
+    sent: { userId: UserId; revision: number; lineage?: string | undefined },
   ): Promise<EditOutcome | undefined> {
     const release = this.retain(padId);
     try {

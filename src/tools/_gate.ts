@@ -216,7 +216,8 @@ async function sendEdit(
   for (let attempt = 1;; attempt++) {
     const session = await context.sessions.get(padId);
     const { userId, revision } = session;
-    await keyed.sending({ pad: padId, userId, revision });
+    const lineage = session.lineageAt(revision);
+    await keyed.sending({ pad: padId, userId, revision, lineage });
     try {
       return await context.sessions.edit(padId, (live) => {
         if (live.userId !== userId) throw new Resend();

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { SessionPool, TextOperation } from "../../mod.ts";
 import { PadDatabase, startPadServer } from "../../src/testing/mod.ts";
 import { waitFor } from "../_wait.ts";
+import { RawPerson } from "../_person.ts";
 
 const append = (text: string) => (session: { length: number }) =>
   new TextOperation().retain(session.length).insert(text);
@@ -98,4 +99,36 @@ Deno.test("`PadSession.lineageAt()` differs for a history that starts with the s
   assert.equal(typed.lineageAt(0), "");
   assert.equal(typed.operationDigest(0), typed.lineageAt(1));
   assert.equal(typed.operationDigest(1), undefined, "not there yet");
+});
+
+Deno.test("`SessionPool.landedElsewhere()` says unknown, not landed, for an edit sent before a Rustpad-style restart, though a person with the sender's id typed after it", async () => {
+  const database = new PadDatabase();
+  let pads = await startPadServer({ database, snapshotIntervalMs: 0 });
+  const { port } = pads;
+  try {
+    // A replica that stopped: it had recorded where its edit went.
+    const sent = await (async () => {
+      await using stopped = new SessionPool(pads.url);
+      await stopped.edit("r", append("kept\n"));
+      const session = await stopped.get("r");
+      const { userId, revision } = session;
+      return { userId, revision, lineage: session.lineageAt(revision) };
+    })();
+    assert.equal(sent.userId, 0);
+    pads.snapshot();
+    await pads.close();
+    pads = await startPadServer({ database, port, snapshotIntervalMs: 0 });
+    // After the restart a person is user 0 too, and types at revision 1.
+    await using person = await RawPerson.open(pads.url, "r");
+    assert.equal(person.id, 0);
+    await person.edit(new TextOperation().retain(5).insert("theirs\n"));
+    await using retrying = new SessionPool(pads.url, { timeoutMs: 1000 });
+    await assert.rejects(
+      retrying.landedElsewhere("r", sent),
+      /The pad restarted since the edit was sent \(its history no longer begins as it did; it is at revision 2 now\), so whether the edit landed is unknown: read the pad before trying again/,
+    );
+    assert.equal(pads.text("r"), "kept\ntheirs\n");
+  } finally {
+    await pads.close();
+  }
 });
