@@ -55,11 +55,6 @@ export class PadLineage {
   /** Revisions of the current history handed to callers since the restart. */
   #shown = new Set<number>();
 
-  /** The last restart found, if any. */
-  get restart(): PadRestart | undefined {
-    return this.#restart;
-  }
-
   /**
    * A new connection's history, complete up to its revision: compared with
    * the last one seen, it becomes the current one.

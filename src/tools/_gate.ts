@@ -187,7 +187,7 @@ export function writeGate(
         },
         length: outcome.length,
         recovered: outcome.recovered,
-        at: mark === undefined ? undefined : at,
+        at: at === -1 ? undefined : at,
         author: sent.author,
         mark,
         diff: await diff,

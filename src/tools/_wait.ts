@@ -77,7 +77,10 @@ async function waitHeld(
   const restarted = (session: PadSession) => {
     const restart = live.pool.staleRevision(session, sinceRevision);
     if (restart === undefined) return false;
-    if (options.restartEnds) return done.resolve("change"), true;
+    if (options.restartEnds) {
+      done.resolve("change");
+      return true;
+    }
     done.reject(
       new RangeError(
         `Cannot wait on pad "${padId}" for changes since revision ${sinceRevision} as the pad restarted at revision ${restart.revision} since that revision was read (its history no longer begins with the one read, which reached revision ${restart.before}): current revision is ${session.revision}. Nothing changed for you to see there; read the pad again and wait since the revision that read gives`,
