@@ -18,6 +18,7 @@ import { connectHttp } from "../_http.ts";
 import { RawPerson } from "../_person.ts";
 import { errorOf, structured, waitFor } from "../_mcp.ts";
 import { uiClient } from "../mcp/_ui_client.ts";
+import { HmacSigner, toBase64Url } from "../../src/safety/_confirm_token.ts";
 
 const ALICE = "alice-token-0123456789-abcdefghijklmnop";
 const identities = [{ name: "alice", token: ALICE }];
@@ -306,4 +307,30 @@ Deno.test("the pad's view waiting since a revision from before a Rustpad-style r
   const pad = answer.structuredContent as { revision: number; text: string };
   assert.equal(pad.revision, 1);
   assert.equal(pad.text, "one\ntwo\n");
+});
+
+Deno.test("an edit_id of the earlier format, naming only the revision and the connection, is refused as unable to rule out a restart, and nothing changes", async () => {
+  await using harness = await restartable();
+  await using alice = await connectHttp(harness.url, { token: ALICE });
+  const written = structured(
+    await alice.call("append_to_document", { id: "older", text: "text\n" }),
+  );
+  // Signed as this server signed edit_ids before they named the history.
+  const payload = { i: "alice", p: "older", r: written.revision, u: "0" };
+  const segment = toBase64Url(
+    new TextEncoder().encode(JSON.stringify(payload)),
+  );
+  const signer = new HmacSigner(new TextEncoder().encode(SECRET));
+  const older = `${segment}.${await signer.sign(
+    "rustpad-mcp edit id v1\n",
+    segment,
+  )}`;
+  const refused = errorOf(
+    await alice.call("undo_last_edit", { id: "older", edit_id: older }),
+  );
+  assert.match(
+    refused,
+    /^Cannot undo by edit_id as it was issued before edit ids named the pad's history, so it cannot tell the edit from another one at its revision after a restart/,
+  );
+  assert.equal(harness.pads.text("older"), "text\n");
 });
