@@ -77,7 +77,7 @@ interface Running {
   f: string;
   /** The replica running it. */
   by: string;
-  sent?: { pad: string; user: string; rev: number };
+  sent?: { pad: string; user: string; rev: number; lin?: string };
 }
 type Record =
   | Running
@@ -279,6 +279,7 @@ class RedisIdempotency implements IdempotencyLedger {
               pad: sent.pad,
               userId: userIdOf(sent.user),
               revision: sent.rev,
+              ...sent.lin !== undefined && { lineage: sent.lin },
             }),
         );
         if (settled === undefined) {
@@ -334,6 +335,7 @@ class RedisIdempotency implements IdempotencyLedger {
             pad: edit.pad,
             user: String(edit.userId),
             rev: edit.revision,
+            ...edit.lineage !== undefined && { lin: edit.lineage },
           },
         };
         const held = await this.#command(

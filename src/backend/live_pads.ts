@@ -30,7 +30,6 @@ import type { SessionPool } from "../rustpad/session_pool.ts";
 import { UndoHistory } from "../rustpad/undo.ts";
 
 export type { PersonPresence } from "./_pad_presence.ts";
-
 export type { LiveEvent, PadWatcher } from "./_pad_live.ts";
 
 const registry = new WeakMap<SessionPool, LivePads>();
@@ -309,8 +308,11 @@ export class LivePads {
     clearTimeout(pad.reconnectTimer);
     pad.reconnectTimer = undefined;
     pad.presence.follow(session);
-    // After a restart, revisions name other operations than those claimed.
-    if (pad.ownIds.attach(session)) pad.owners.clear();
+    // After a restart, revisions name other operations than claimed ones.
+    if (pad.ownIds.attach(session) || this.pool.restartOn(session)) {
+      pad.owners.clear();
+      this.undo.restarted(padId);
+    }
     this.authors.record(padId, session.userId, this.identity);
     session.subscribe((event) => this.#onEvent(pad, session, event));
     if (reconnected) {
@@ -323,9 +325,8 @@ export class LivePads {
   }
 
   /**
-   * A recovered edit's connection (the old one, now gone) is ours: its id
-   * stays ours in the new session's history. Its write records the edit
-   * for undo, as any write does.
+   * A recovered edit's connection (the old one, now gone) is ours, in the
+   * new session's history too; its write records the edit for undo.
    */
   #adopt(padId: string, userId: UserId): void {
     this.#pad(padId).ownIds.add(userId);

@@ -31,6 +31,11 @@ export interface SentEdit {
   readonly userId: UserId;
   /** The pad's revision on that connection then; the edit builds on it or later. */
   readonly revision: number;
+  /**
+   * The digest of the pad's history up to `revision` then
+   * (`PadSession.lineageAt`): another one later means the pad restarted.
+   */
+  readonly lineage?: string | undefined;
 }
 
 /** What a keyed call may tell the ledger while it runs. */

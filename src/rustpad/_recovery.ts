@@ -18,6 +18,28 @@ export interface SettleOptions {
   announced: boolean;
   /** How long to wait for the old connection's departure. */
   departureWaitMs: number;
+  /**
+   * The digest of the sending connection's history up to the edit's
+   * revision (`PadSession.lineageAt`), if known: another one on the new
+   * connection means the pad restarted, and the history cannot tell.
+   */
+  lineage?: string | undefined;
+}
+
+/** As `PadSession.open`. */
+const DEFAULT_TIMEOUT_MS = 15_000;
+/** A departure is awaited for this many timeouts. */
+const DEPARTURE_WAIT_TIMEOUTS = 3;
+
+/** How a pool made with `options` settles lost edits. */
+export function settleOptions(
+  options: { user?: unknown; timeoutMs?: number },
+): SettleOptions {
+  return {
+    announced: options.user !== undefined,
+    departureWaitMs: DEPARTURE_WAIT_TIMEOUTS *
+      (options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+  };
 }
 
 /**
@@ -53,8 +75,6 @@ export async function decideLostEdit(
   error: EditNotAcknowledgedError,
   options: SettleOptions,
 ): Promise<"landed" | "absent"> {
-  // Already in the history: it landed, whatever the departure says.
-  if (landed(fresh, error)) return "landed";
   const unknown = (why: string, cause?: Error) =>
     new EditNotAcknowledgedError(
       error.kind,
@@ -62,6 +82,15 @@ export async function decideLostEdit(
       error,
       { cause: cause ?? error },
     );
+  // Revisions and user ids of another history name other edits.
+  const { lineage } = options;
+  if (lineage !== undefined && fresh.lineageAt(error.revision) !== lineage) {
+    throw unknown(
+      `The pad restarted since the edit was sent (its history no longer begins as it did; it is at revision ${fresh.revision} now)`,
+    );
+  }
+  // Already in the history: it landed, whatever the departure says.
+  if (landed(fresh, error)) return "landed";
   if (error.revision < fresh.oldestRevision) {
     throw unknown(
       `The history kept no longer reaches back to revision ${error.revision}`,
@@ -173,14 +202,14 @@ export async function reopenAndSettle(
 export async function settleForeign(
   open: () => Promise<PadSession>,
   padId: string,
-  sent: { userId: UserId; revision: number },
+  sent: { userId: UserId; revision: number; lineage?: string | undefined },
   options: SettleOptions,
 ): Promise<PadSession | undefined> {
   const fresh = await open();
   const decided = await decideLostEdit(
     fresh,
     foreignEdit(padId, sent),
-    options,
+    { ...options, lineage: sent.lineage },
   );
   return decided === "absent" ? undefined : fresh;
 }

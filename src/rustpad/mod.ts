@@ -58,7 +58,9 @@ export { PadSlots, type SlotHolder } from "./pad_slots.ts";
 export {
   type AdoptListener,
   DEFAULT_MAX_OPEN_PADS,
+  type EditMark,
   type EditOutcome,
+  type PadRestart,
   SessionPool,
   type SessionPoolOptions,
 } from "./session_pool.ts";

@@ -27,6 +27,7 @@ import { type LoggedOperation, RevisionLog } from "./revision_log.ts";
 import type { SessionError } from "./session_error.ts";
 import { TextBuffer } from "../ot/text_buffer.ts";
 import { PadPeople, type PadUser } from "./_pad_people.ts";
+import { chainDigest, LINEAGE_DEPTH } from "./_history_digest.ts";
 
 export {
   cutName,
@@ -77,6 +78,8 @@ export class PadState {
   #log = new RevisionLog();
   /** The author of operation 0, kept past the log's window. */
   #firstAuthor: UserId | undefined;
+  /** The digests naming the history's first 1, 2, … operations. */
+  #lineage: string[] = [];
   #people = new PadPeople();
   #listeners = new Set<SessionListener>();
 
@@ -160,6 +163,32 @@ export class PadState {
   authorOf(revision: number): UserId | undefined {
     if (revision === 0) return this.#firstAuthor;
     return this.#log.authorOf(revision);
+  }
+
+  /**
+   * The digest naming the history up to its first
+   * `min(revision, LINEAGE_DEPTH)` operations, authors included: another
+   * history (a server that restarted) has another one.
+   *
+   * @param revision A revision up to {@linkcode PadState.revision}.
+   * @returns The digest (`""` at 0), or `undefined` past the history.
+   */
+  lineageAt(revision: number): string | undefined {
+    if (revision > this.#client.revision) return undefined;
+    if (revision <= 0) return "";
+    return this.#lineage[Math.min(revision, LINEAGE_DEPTH) - 1];
+  }
+
+  /**
+   * The digest of the operation at history index `at` with its author, to
+   * tell it from another operation at that index after a restart.
+   *
+   * @param at The operation's index in the history.
+   * @returns The digest, or `undefined` if the log does not hold it.
+   */
+  operationDigest(at: number): string | undefined {
+    const entry = this.#log.at(at);
+    return entry && chainDigest("", entry.author, entry.operation);
   }
 
   /**
@@ -318,6 +347,11 @@ export class PadState {
       }
       const inverse = this.#server.applyAndInvert(operation);
       if (revision === 0) this.#firstAuthor = id;
+      if (revision < LINEAGE_DEPTH) {
+        this.#lineage.push(
+          chainDigest(this.#lineage.at(-1) ?? "", id, operation),
+        );
+      }
       const entry = this.#log.append({ author: id, operation, inverse });
       if (id === ownId) {
         const { state, send } = serverAck(this.#client);

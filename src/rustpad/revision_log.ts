@@ -85,7 +85,7 @@ export class RevisionLog {
     return this.#revision;
   }
 
-  /** The oldest revision the log can rebuild or rebase from.. */
+  /** The oldest revision the log can rebuild or rebase from. */
   get oldestRevision(): number {
     return this.#revision - (this.#entries.length - this.#head);
   }
@@ -128,10 +128,20 @@ export class RevisionLog {
    * @returns Its author, or `undefined` outside the window.
    */
   authorOf(revision: number): UserId | undefined {
+    return this.at(revision)?.author;
+  }
+
+  /**
+   * The operation at `revision`, if the log holds it.
+   *
+   * @param revision An operation's index in the history.
+   * @returns The logged operation, or `undefined` outside the window.
+   */
+  at(revision: number): LoggedOperation | undefined {
     if (revision < this.oldestRevision || revision >= this.#revision) {
       return undefined;
     }
-    return this.#entries[this.#head + revision - this.oldestRevision]?.author;
+    return this.#entries[this.#head + revision - this.oldestRevision];
   }
 
   /**

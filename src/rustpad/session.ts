@@ -204,6 +204,29 @@ export class PadSession {
   }
 
   /**
+   * The digest naming the pad's history up to its first
+   * `min(revision, 16)` operations, authors included: a server that
+   * restarted (Rustpad, or a pad server that compacted its log) has another
+   * history with another digest, even where its revisions reuse the numbers.
+   *
+   * @param revision A revision up to {@linkcode PadSession.revision}.
+   * @returns The digest (`""` at 0), or `undefined` past the history.
+   */
+  lineageAt(revision: number): string | undefined {
+    return this.#state.lineageAt(revision);
+  }
+
+  /**
+   * The digest of history operation number `at` (0-based) with its author.
+   *
+   * @param at From {@linkcode PadSession.oldestRevision} on.
+   * @returns The digest, or `undefined` if no longer kept or not seen yet.
+   */
+  operationDigest(at: number): string | undefined {
+    return this.#state.operationDigest(at);
+  }
+
+  /**
    * The history operations from `revision` on, each with its author and
    * inverse.
    *

@@ -18,7 +18,10 @@ import type { UserId } from "./protocol.ts";
 import { Adoptions, type AdoptListener } from "./_adoption.ts";
 import { PadSession } from "./session.ts";
 import {
+  armIdle,
+  editMark,
   type EditOutcome,
+  type Entry,
   recovered,
   type SessionPoolOptions,
 } from "./_pool_types.ts";
@@ -28,32 +31,18 @@ import {
   PadSlots,
   type SlotHolder,
 } from "./pad_slots.ts";
-import {
-  reopenAndSettle,
-  settleForeign,
-  type SettleOptions,
-} from "./_recovery.ts";
+import { PadLineages, type PadRestart } from "./_lineage.ts";
+import { reopenAndSettle, settleForeign, settleOptions } from "./_recovery.ts";
 
 export { DEFAULT_MAX_OPEN_PADS } from "./pad_slots.ts";
 
-export type { EditOutcome, SessionPoolOptions } from "./_pool_types.ts";
+export type {
+  EditMark,
+  EditOutcome,
+  SessionPoolOptions,
+} from "./_pool_types.ts";
 export type { AdoptListener } from "./_adoption.ts";
-/** As {@linkcode PadSession.open}. */
-const DEFAULT_TIMEOUT_MS = 15_000;
-/** A departure is awaited for this many timeouts. */
-const DEPARTURE_WAIT_TIMEOUTS = 3;
-
-interface Entry {
-  session: Promise<PadSession>;
-  /** The session once open; `undefined` while connecting or after failing. */
-  ready?: PadSession;
-  failed?: boolean;
-  idleTimer?: ReturnType<typeof setTimeout> | undefined;
-  /** When it was last used, by the slots' stamps. */
-  usedAt: number;
-  /** When it was last used, by `performance.now()`. */
-  lastUsed?: number;
-}
+export type { PadRestart } from "./_lineage.ts";
 
 /**
  * Opens, reuses and closes pad sessions.
@@ -81,6 +70,8 @@ export class SessionPool {
   #openListeners = new Set<(padId: string, session: PadSession) => void>();
   /** Earlier connections' ids whose edits a session recovered. */
   #adoptions = new Adoptions();
+  /** What each pad's histories were, across its sessions. */
+  #lineages = new PadLineages();
   #slots: PadSlots;
   #holder: SlotHolder;
   #leaveSlots: () => void;
@@ -181,6 +172,7 @@ export class SessionPool {
     this.#entries.set(padId, entry);
     entry.session.then((session) => {
       entry.ready = session;
+      this.#lineages.join(session, (id) => this.#entries.has(id));
       for (const listener of this.#openListeners) {
         try {
           listener(padId, session);
@@ -193,6 +185,26 @@ export class SessionPool {
       if (this.#entries.get(padId) === entry) this.#entries.delete(padId);
     });
     return entry;
+  }
+
+  /**
+   * The restart of `session`'s pad that a caller's `revision` predates, if
+   * this pool found one (see `_lineage.ts`); `undefined` if `revision` may
+   * be of the history now.
+   */
+  staleRevision(session: PadSession, revision: number): PadRestart | undefined {
+    return this.#lineages.staleRevision(session, revision);
+  }
+
+  /** The restart found when `session` opened: its history was not the last one's. */
+  restartOn(session: PadSession): PadRestart | undefined {
+    return this.#lineages.restartOn(session);
+  }
+
+  /** Note that a caller was given `revision` (by default the open session's) of `padId`. */
+  noteShown(padId: string, revision?: number): void {
+    const shown = revision ?? this.#entries.get(padId)?.ready?.revision;
+    if (shown !== undefined) this.#lineages.show(padId, shown);
   }
 
   /**
@@ -268,6 +280,7 @@ export class SessionPool {
       const operation = build(session);
       try {
         const ack = await session.submit(operation);
+        this.noteShown(padId, ack.revision);
         return {
           revision: ack.revision,
           // Read only when asked: joining a long pad's text costs.
@@ -276,10 +289,12 @@ export class SessionPool {
           },
           length: session.length,
           recovered: false,
+          mark: editMark(session, ack.revision - 1),
         };
       } catch (error) {
         if (error instanceof EditNotAcknowledgedError && error.sent) {
-          return await this.#recover(padId, error);
+          const lineage = session.lineageAt(error.revision);
+          return await this.#recover(padId, error, lineage);
         }
         throw error;
       }
@@ -292,19 +307,14 @@ export class SessionPool {
   async #recover(
     padId: string,
     error: EditNotAcknowledgedError,
+    lineage: string | undefined,
   ): Promise<EditOutcome> {
     const open = () => this.get(padId);
-    const fresh = await reopenAndSettle(open, error, this.#settling());
+    const settling = { ...settleOptions(this.#options), lineage };
+    const fresh = await reopenAndSettle(open, error, settling);
     this.#adoptions.adopt(padId, fresh, error.userId, error.revision);
+    this.noteShown(padId, fresh.revision);
     return recovered(fresh);
-  }
-
-  #settling(): SettleOptions {
-    return {
-      announced: this.#options.user !== undefined,
-      departureWaitMs: DEPARTURE_WAIT_TIMEOUTS *
-        (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-    };
   }
 
   /**
@@ -319,12 +329,17 @@ export class SessionPool {
    */
   async landedElsewhere(
     padId: string,
-    sent: { userId: UserId; revision: number },
+    sent: { userId: UserId; revision: number; lineage?: string | undefined },
   ): Promise<EditOutcome | undefined> {
     const release = this.retain(padId);
     try {
       const open = () => this.get(padId);
-      const fresh = await settleForeign(open, padId, sent, this.#settling());
+      const fresh = await settleForeign(
+        open,
+        padId,
+        sent,
+        settleOptions(this.#options),
+      );
       return fresh && recovered(fresh);
     } finally {
       release();
@@ -362,24 +377,13 @@ export class SessionPool {
   }
 
   #armIdle(padId: string, entry: Entry): void {
-    const idleMs = this.#options.idleMs ?? 120_000;
-    const wait = Math.max(
-      0,
-      (entry.lastUsed ?? 0) + idleMs - performance.now(),
-    );
-    entry.idleTimer = setTimeout(async () => {
-      entry.idleTimer = undefined;
-      if (performance.now() - (entry.lastUsed ?? 0) < idleMs) {
-        return this.#armIdle(padId, entry);
-      }
+    armIdle(entry, this.#options.idleMs ?? 120_000, async () => {
       const session = await entry.session.catch(() => undefined);
       // Never cut an edit short: wait for its acknowledgement first.
       if (session?.hasPendingEdits || this.#retained.has(padId)) {
         this.#touch(padId, entry);
       } else await this.#drop(padId, entry);
-    }, wait);
-    // An idle session must not keep the process alive.
-    Deno.unrefTimer(entry.idleTimer as unknown as number);
+    });
   }
 
   async #drop(padId: string, entry: Entry): Promise<void> {
@@ -387,5 +391,6 @@ export class SessionPool {
     if (this.#entries.get(padId) === entry) this.#entries.delete(padId);
     const session = await entry.session.catch(() => undefined);
     await session?.close();
+    if (session) this.#lineages.leave(session);
   }
 }

@@ -16,6 +16,12 @@ import type { TextOperation } from "../ot/operation.ts";
 import type { UserId } from "./protocol.ts";
 import { type LoggedOperation, REVISION_LOG_CAPACITY } from "./revision_log.ts";
 import type { PadSession } from "./session.ts";
+import {
+  remove,
+  type StackEntry,
+  transformStack,
+  undoIn,
+} from "./_undo_stack.ts";
 
 /** How many own edits per pad can be undone, newest first. */
 export const UNDO_DEPTH = 100;
@@ -50,12 +56,6 @@ type Action =
   }
   | { kind: "drop"; revision: number; undone: number };
 
-/** An entry of the rebuilt stack: the inverse of the edit at `revision`. */
-interface StackEntry {
-  revision: number;
-  inverse: TextOperation;
-}
-
 /**
  * The own edits and undos of this process, per pad.
  *
@@ -89,6 +89,8 @@ interface StackEntry {
  */
 export class UndoHistory {
   #pads = new Map<string, Action[]>();
+  /** Stacks emptied by a restart of their pad, until their owner edits there. */
+  #restarted = new Set<string>();
   #depth: number;
 
   /**
@@ -206,6 +208,11 @@ export class UndoHistory {
   rebuild(owner: string, padId: string, session: UndoSession): TextOperation {
     const actions = this.#pads.get(keyOf(owner, padId)) ?? [];
     const undone = this.latest(owner, padId);
+    if (undone === undefined && this.#restarted.has(keyOf(owner, padId))) {
+      throw new Error(
+        `Cannot undo on pad "${padId}" as the pad restarted since your edits there: its history no longer holds them, and its revisions name other operations now; current count is 0. Nothing was changed; read the pad again and edit it directly`,
+      );
+    }
     if (undone === undefined) {
       throw new Error(
         `Cannot undo on pad "${padId}" as you have no edit of your own left to undo there: current count is 0. Nothing was changed; only edits you made in this session can be undone`,
@@ -297,6 +304,22 @@ export class UndoHistory {
   }
 
   /**
+   * Forget every agent's edits on `padId`, as the pad restarted (Rustpad, or
+   * a pad server that compacted its log): its revisions name other
+   * operations now. An undo there says so until the agent edits again.
+   *
+   * @param padId The pad.
+   */
+  restarted(padId: string): void {
+    const suffix = keyOf("", padId);
+    for (const key of [...this.#pads.keys()]) {
+      if (!key.endsWith(suffix)) continue;
+      if (this.#stack(key).length > 0) this.#restarted.add(key);
+      this.#pads.delete(key);
+    }
+  }
+
+  /**
    * Forget everything `owner` did, when that agent is gone.
    *
    * @param owner The agent.
@@ -306,10 +329,14 @@ export class UndoHistory {
     for (const key of [...this.#pads.keys()]) {
       if (key.startsWith(prefix)) this.#pads.delete(key);
     }
+    for (const key of [...this.#restarted]) {
+      if (key.startsWith(prefix)) this.#restarted.delete(key);
+    }
   }
 
   /** Insert in history order, then forget what no undo can need. */
   #insert(key: string, actions: Action[], action: Action): void {
+    this.#restarted.delete(key);
     let index = actions.length;
     while (index > 0 && order(actions[index - 1]!) > order(action)) index--;
     actions.splice(index, 0, action);
@@ -336,45 +363,4 @@ function keyOf(owner: string, padId: string): string {
 /** Sort key: a drop at revision r comes before the operation at r. */
 function order(action: Action): number {
   return action.kind === "drop" ? action.revision - 0.5 : action.revision;
-}
-
-/**
- * Transform the `count` top entries of `stack` over `operation` (based on
- * the text the top entry is based on), top-down as ot.js's transformStack:
- * each entry's transformed partner goes on to the entry below.
- */
-function transformStack(
-  stack: StackEntry[],
-  count: number,
-  operation: TextOperation,
-): TextOperation {
-  let passing = operation;
-  for (let index = stack.length - 1; index >= stack.length - count; index--) {
-    const entry = stack[index]!;
-    [entry.inverse, passing] = entry.inverse.transform(passing);
-  }
-  return passing;
-}
-
-/**
- * Our undo of the edit at `revision` landed as `operation`: pop it. Were
- * own edits above it (an edit landed between building and applying the
- * undo), they are transformed over the undo and the entries below stay, as
- * the undo takes them back to the text they are based on.
- */
-function undoIn(
-  stack: StackEntry[],
-  revision: number,
-  operation: TextOperation,
-): void {
-  const index = stack.findLastIndex((entry) => entry.revision === revision);
-  if (index === -1) return void transformStack(stack, stack.length, operation);
-  transformStack(stack, stack.length - 1 - index, operation);
-  stack.splice(index, 1);
-}
-
-/** Take the entry for the edit at `revision` off the stack. */
-function remove(stack: StackEntry[], revision: number): void {
-  const index = stack.findLastIndex((entry) => entry.revision === revision);
-  if (index !== -1) stack.splice(index, 1);
 }

@@ -1,8 +1,11 @@
 /**
  * `edit_id`: the handle every write answers with, so that an agent without
  * a session (or with several) can undo exactly that edit later. It names
- * the identity that wrote, the pad, the revision the write reported and the
- * pad connection that sent it, signed with the confirmation secret
+ * the identity that wrote, the pad, the revision the write reported, the
+ * pad connection that sent it, and what no restart can reuse: the digests
+ * of the pad's history up to it and of the edit itself (a restarted
+ * Rustpad numbers revisions and connections anew, so the numbers alone
+ * would name someone else's edit). It is signed with the confirmation secret
  * (`RUSTPAD_CONFIRM_SECRET`): replicas sharing it read each other's ids; no
  * caller can make one up, alter one, or use another identity's.
  *
@@ -32,6 +35,10 @@ export interface EditRef {
   readonly revision: number;
   /** The user id of the pad connection that sent it, in decimal. */
   readonly author: string;
+  /** The digest of the pad's history up to the edit (`PadSession.lineageAt`). */
+  readonly lineage: string;
+  /** The digest of the edit with its author (`PadSession.operationDigest`). */
+  readonly operation: string;
 }
 
 /**
@@ -43,7 +50,14 @@ export interface EditRef {
  * import assert from "node:assert/strict";
  *
  * const ids = new EditIds(new Uint8Array(32).fill(7));
- * const ref = { identity: "alice", padId: "notes", revision: 3, author: "0" };
+ * const ref = {
+ *   identity: "alice",
+ *   padId: "notes",
+ *   revision: 3,
+ *   author: "0",
+ *   lineage: "Xq3h",
+ *   operation: "b7Rk",
+ * };
  * const editId = await ids.issue(ref);
  * assert.deepEqual(await ids.open(editId, { identity: "alice", padId: "notes" }), ref);
  * await assert.rejects(ids.open(editId, { identity: "bob", padId: "notes" }), /another identity/);
@@ -70,8 +84,9 @@ export class EditIds {
    */
   async issue(ref: EditRef): Promise<string> {
     const { identity: i, padId: p, revision: r, author: u } = ref;
+    const { lineage: l, operation: o } = ref;
     const segment = toBase64Url(
-      new TextEncoder().encode(JSON.stringify({ i, p, r, u })),
+      new TextEncoder().encode(JSON.stringify({ i, p, r, u, l, o })),
     );
     return `${segment}.${await this.#signer.sign(LABEL, segment)}`;
   }
@@ -104,6 +119,13 @@ export class EditIds {
         }. Nothing was changed; pass back exactly the edit_id of a write result, or call undo_last_edit without edit_id`,
       );
     }
+    if (ref === OLD) {
+      throw new RangeError(
+        `Cannot undo by edit_id as it was issued before edit ids named the pad's history, so it cannot tell the edit from another one at its revision after a restart: current value is ${
+          JSON.stringify(editId.slice(0, 24))
+        }…. Nothing was changed; read the pad and edit it directly, or call undo_last_edit without edit_id`,
+      );
+    }
     if (ref.identity !== expected.identity) {
       throw new RangeError(
         `Cannot undo by edit_id as it names an edit of another identity: only the bearer token whose write answered with it may undo it. Nothing was changed; undo only your own edits`,
@@ -126,11 +148,17 @@ export class EditIds {
   }
 }
 
-/** A payload's fields, or `undefined` if they are not an edit reference. */
-function parseRef(segment: string): EditRef | undefined {
+/** A payload of an earlier version, without the history's digests. */
+const OLD = "old";
+
+/**
+ * A payload's fields, {@linkcode OLD} for an id of an earlier version, or
+ * `undefined` if they are not an edit reference.
+ */
+function parseRef(segment: string): EditRef | typeof OLD | undefined {
   const value = decodeJsonSegment(segment);
   if (value === undefined) return undefined;
-  const { i, p, r, u } = value;
+  const { i, p, r, u, l, o } = value;
   if (
     typeof i !== "string" || typeof p !== "string" ||
     typeof r !== "number" || !Number.isSafeInteger(r) || r < 1 ||
@@ -138,5 +166,14 @@ function parseRef(segment: string): EditRef | undefined {
   ) {
     return undefined;
   }
-  return { identity: i, padId: p, revision: r, author: u };
+  if (l === undefined && o === undefined) return OLD;
+  if (typeof l !== "string" || typeof o !== "string") return undefined;
+  return {
+    identity: i,
+    padId: p,
+    revision: r,
+    author: u,
+    lineage: l,
+    operation: o,
+  };
 }

@@ -16,7 +16,7 @@ import { quoteName } from "../safety/untrusted.ts";
 import { LivePads } from "../backend/live_pads.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
-import type { EditOutcome } from "../rustpad/session_pool.ts";
+import type { EditOutcome, SessionPool } from "../rustpad/session_pool.ts";
 import {
   checkResultLength,
   countField,
@@ -59,8 +59,22 @@ export interface ConflictReport {
 
 const MAX_REGION_LENGTH = 4000;
 
-/** Refuse a base revision the session cannot rebase from. */
-export function checkBase(session: PadSession, base: number): void {
+/**
+ * Refuse a base revision the session cannot rebase from. With `sessions`
+ * (the base is the caller's, not the pad's revision now), also one from
+ * before a restart of the pad that `sessions` found.
+ */
+export function checkBase(
+  session: PadSession,
+  base: number,
+  sessions?: SessionPool,
+): void {
+  const restart = sessions?.staleRevision(session, base);
+  if (restart !== undefined) {
+    throw new RangeError(
+      `Cannot edit pad "${session.padId}" at base_revision ${base} as the pad restarted at revision ${restart.revision} since that revision was read (its history no longer begins with the one the agent read, which reached revision ${restart.before}): current revision is ${session.revision}. Nothing was changed; read the pad again and edit from what that read gives`,
+    );
+  }
   if (base > session.revision) {
     throw new RangeError(
       `Cannot edit pad "${session.padId}" at base_revision ${base} as the pad is only at revision ${session.revision}: nothing was changed; read the pad again and pass the revision that read gives`,
@@ -123,6 +137,8 @@ export function refusal(
 ): ToolResult | undefined {
   const conflicts = planConflicts(context, session, plan);
   if (conflicts.length === 0) return undefined;
+  // The revision the result says to call again with.
+  context.sessions.noteShown(session.padId, session.revision);
   return conflictResult(session.padId, session.revision, conflicts, canMerge);
 }
 
@@ -162,10 +178,15 @@ export async function submitPlan(
   plan: Plan,
 ): Promise<Submitted> {
   let rebased = false;
-  await learnAuthorsSince(context, padId, plan.base);
+  const planned = await learnAuthorsSince(context, padId, plan.base);
   try {
     const written = await gate.edit(padId, (live) => {
-      checkBase(live, plan.base);
+      // A new connection meanwhile: the pad may have restarted since.
+      checkBase(
+        live,
+        plan.base,
+        live === planned ? undefined : context.sessions,
+      );
       const conflicts = planConflicts(context, live, plan);
       if (conflicts.length > 0) throw new Refused(conflicts);
       rebased = live.revision !== plan.base || live.hasPendingEdits;
@@ -174,23 +195,29 @@ export async function submitPlan(
     return { kind: "applied", written, diff: written.diff, rebased };
   } catch (error) {
     if (error instanceof Refused) {
+      // Its result says to call again with the revision now.
+      context.sessions.noteShown(padId);
       return { kind: "conflict", conflicts: error.conflicts };
     }
     throw error;
   }
 }
 
-/** Load who of other replicas wrote since `base`, so conflicts name them. */
+/**
+ * Load who of other replicas wrote since `base`, so conflicts name them.
+ * Returns the pad's session.
+ */
 async function learnAuthorsSince(
   context: ToolContext,
   padId: string,
   base: number,
-): Promise<void> {
+): Promise<PadSession> {
   const session = await context.sessions.get(padId);
   const from = Math.max(base, session.oldestRevision);
-  if (from > session.revision) return;
+  if (from > session.revision) return session;
   const authors = session.operationsSince(from).map((entry) => entry.author);
   await LivePads.of(context.sessions).learnAuthors(padId, authors);
+  return session;
 }
 
 /**

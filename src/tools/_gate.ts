@@ -9,7 +9,7 @@ import type { KeyedCall } from "../backend/state_store.ts";
 import { TextOperation } from "../ot/operation.ts";
 import type { UserId } from "../rustpad/protocol.ts";
 import type { PadSession } from "../rustpad/session.ts";
-import type { EditOutcome } from "../rustpad/session_pool.ts";
+import type { EditMark, EditOutcome } from "../rustpad/session_pool.ts";
 import type {
   ConfirmationOutcome,
   ConfirmationRequest,
@@ -46,6 +46,8 @@ export interface WriteOutcome extends EditOutcome {
   at: number | undefined;
   /** The user id of the connection that sent it. */
   author: UserId;
+  /** What names it across restarts, for its `edit_id`; with `at`. */
+  mark: EditMark | undefined;
 }
 
 /** A write tool's way to ask a person and to write. */
@@ -171,9 +173,13 @@ export function writeGate(
         );
         return operation;
       });
-      const at = outcome.recovered
-        ? landedAt(await context.sessions.get(padId), sent)
-        : outcome.revision - 1;
+      let at = outcome.revision - 1;
+      let mark = outcome.mark;
+      if (outcome.recovered) {
+        const session = await context.sessions.get(padId);
+        at = landedAt(session, sent) ?? -1;
+        mark = markOf(session, at);
+      }
       const written: WriteOutcome = {
         revision: outcome.revision,
         get text(): string {
@@ -181,8 +187,9 @@ export function writeGate(
         },
         length: outcome.length,
         recovered: outcome.recovered,
-        at,
+        at: at === -1 ? undefined : at,
         author: sent.author,
+        mark,
         diff: await diff,
       };
       landed.push({ padId, outcome: written, kind });
@@ -209,7 +216,8 @@ async function sendEdit(
   for (let attempt = 1;; attempt++) {
     const session = await context.sessions.get(padId);
     const { userId, revision } = session;
-    await keyed.sending({ pad: padId, userId, revision });
+    const lineage = session.lineageAt(revision);
+    await keyed.sending({ pad: padId, userId, revision, lineage });
     try {
       return await context.sessions.edit(padId, (live) => {
         if (live.userId !== userId) throw new Resend();
@@ -256,6 +264,15 @@ function landedAt(
   if (from > session.revision) return undefined;
   return session.operationsSince(from)
     .find((entry) => entry.author === sent.author)?.revision;
+}
+
+/** The mark of the edit at history index `at`, if the session holds it. */
+function markOf(session: PadSession, at: number): EditMark | undefined {
+  const lineage = session.lineageAt(at + 1);
+  const operation = at < 0 ? undefined : session.operationDigest(at);
+  return lineage === undefined || operation === undefined
+    ? undefined
+    : { lineage, operation };
 }
 
 /**

@@ -26,10 +26,14 @@ import type { TextPart, ToolCall, ToolContext, ToolResult } from "./tool.ts";
 
 /**
  * Note that this agent has read pad `padId` with a read tool, for
- * `RUSTPAD_REQUIRE_READ`. Every read tool calls it once it has the text.
+ * `RUSTPAD_REQUIRE_READ`, and its revision now as one the agent was given
+ * (see `SessionPool.staleRevision`). Every read tool calls it once it has
+ * the text.
  */
 export function markRead(context: ToolContext, padId: string): void {
   context.readPads.add(padId);
+  // The revision read is of the pad's history now, restarted or not.
+  context.sessions.noteShown(padId);
 }
 
 /** Whether this agent has read pad `padId` (see {@linkcode markRead}). */

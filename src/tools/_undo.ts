@@ -6,6 +6,7 @@ import type { LivePads } from "../backend/live_pads.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import { undoOfEdit } from "../rustpad/undo_edit.ts";
+import type { EditRef } from "../safety/edit_ids.ts";
 import type { ToolContext } from "./tool.ts";
 
 /** The edit one undo call takes back, and how to build its undo. */
@@ -89,11 +90,13 @@ export async function namedEdit(
     padId,
   });
   const undone = ref.revision - 1;
-  const build = (session: PadSession): TextOperation =>
-    session.rebase(
+  const build = (session: PadSession): TextOperation => {
+    checkSameHistory(session, ref);
+    return session.rebase(
       undoOfEdit(session, padId, undone, ref.author),
       session.revision,
     );
+  };
   return {
     undone,
     owner: live.ownerOf(padId, undone),
@@ -103,6 +106,27 @@ export async function namedEdit(
         `Cannot undo the edit of revision ${ref.revision} on pad "${padId}" as all it changed has since been deleted or undone: current revision is ${revision}. Nothing was changed`,
       ),
   };
+}
+
+/**
+ * Refuse an edit_id whose edit is not in `session`'s history: the pad
+ * restarted since (a Rustpad restart, or a pad server that compacted its
+ * log), so its revision names another operation or none.
+ */
+function checkSameHistory(session: PadSession, ref: EditRef): void {
+  const lineage = session.lineageAt(ref.revision);
+  const operation = session.operationDigest(ref.revision - 1);
+  // Too old to tell: undoOfEdit refuses it as such.
+  if (lineage === ref.lineage && operation === undefined) return;
+  if (lineage === ref.lineage && operation === ref.operation) return;
+  const why = lineage === undefined
+    ? "the pad's history is shorter now"
+    : lineage !== ref.lineage
+    ? "the pad's history no longer begins as it did when the edit was made"
+    : `revision ${ref.revision} now holds another edit`;
+  throw new RangeError(
+    `Cannot undo the edit of revision ${ref.revision} on pad "${session.padId}" as the pad restarted since this edit (${why}), so undoing it would take back someone else's text: current revision is ${session.revision}. Nothing was changed; read the pad again and edit it directly`,
+  );
 }
 
 /**

@@ -23,6 +23,12 @@ export interface WaitOptions {
    * the agent's suggestions); returns the unsubscribe.
    */
   also?: ((wake: () => void) => () => void) | undefined;
+  /**
+   * End the wait at once, as at a change, when the pad restarted since
+   * `sinceRevision` or is behind it (a view that shows the pad anew),
+   * rather than refusing with what to do (an agent).
+   */
+  restartEnds?: boolean | undefined;
   /** Told how long the wait has run, when the client asked for progress. */
   progress?:
     | ((progress: number, total: number, message: string) => void)
@@ -68,8 +74,23 @@ async function waitHeld(
     clearTimeout(quietTimer);
     quietTimer = setTimeout(() => done.resolve("change"), quietMs);
   };
+  const restarted = (session: PadSession) => {
+    const restart = live.pool.staleRevision(session, sinceRevision);
+    if (restart === undefined) return false;
+    if (options.restartEnds) {
+      done.resolve("change");
+      return true;
+    }
+    done.reject(
+      new RangeError(
+        `Cannot wait on pad "${padId}" for changes since revision ${sinceRevision} as the pad restarted at revision ${restart.revision} since that revision was read (its history no longer begins with the one read, which reached revision ${restart.before}): current revision is ${session.revision}. Nothing changed for you to see there; read the pad again and wait since the revision that read gives`,
+      ),
+    );
+    return true;
+  };
   const { session, unwatch } = await live.watch(padId, (session, event) => {
     current = session;
+    if (event.type === "reconnected" && restarted(session)) return;
     if (event.type === "operation" || event.type === "reconnected") check();
   });
   current = session;
@@ -105,14 +126,18 @@ async function waitHeld(
     }, every);
   }
   try {
-    if (session.revision < sinceRevision) {
+    if (restarted(session)) {
+      // Refused or ended above.
+    } else if (session.revision < sinceRevision && options.restartEnds) {
+      done.resolve("change");
+    } else if (session.revision < sinceRevision) {
       throw new RangeError(
-        `Cannot wait on pad "${padId}" as since_revision ${sinceRevision} is ahead of the pad: current revision is ${session.revision}. Take since_revision from a recent result`,
+        `Cannot wait on pad "${padId}" as since_revision ${sinceRevision} is ahead of the pad (or the pad restarted since it was read): current revision is ${session.revision}. Read the pad again and take since_revision from that read`,
       );
-    }
-    check();
+    } else check();
     const reason = await done.promise;
     const end = current ?? session;
+    live.pool.noteShown(padId, end.revision);
     return {
       session: end,
       changed: end.revision > sinceRevision,

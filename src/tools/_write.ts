@@ -41,6 +41,7 @@ export function unchangedResult(
   pad: { revision: number; length: number },
   why = "the call would change nothing",
 ): ToolResult {
+  context.sessions.noteShown(id, pad.revision);
   return result(
     {
       status: "unchanged",
@@ -347,8 +348,8 @@ function suggestedResult(context: ToolContext, held: Suggested): ToolResult {
 
 /**
  * Add the `edit_id` of the last edit `gate` landed on `padId` to an applied
- * write's result: signed, naming the identity, the pad, the revision and
- * the connection that sent it.
+ * write's result: signed, naming the identity, the pad, the revision, the
+ * connection that sent it and the digests that tell it apart after a restart.
  */
 async function withEditId(
   context: ToolContext,
@@ -357,7 +358,7 @@ async function withEditId(
   result: ToolResult,
 ): Promise<ToolResult> {
   const last = gate.landed.findLast((landed) =>
-    landed.padId === padId && landed.outcome.at !== undefined
+    landed.padId === padId && landed.outcome.mark !== undefined
   );
   if (last === undefined) return result;
   const editId = await context.backend.editIds.issue({
@@ -365,6 +366,7 @@ async function withEditId(
     padId,
     revision: last.outcome.at! + 1,
     author: String(last.outcome.author),
+    ...last.outcome.mark!,
   });
   return {
     structuredContent: { ...result.structuredContent, edit_id: editId },

@@ -76,6 +76,14 @@ export const getChangesTool: ToolDefinition = defineTool({
     const wantsLines = args.start_line !== undefined ||
       args.end_line !== undefined;
     const session = await context.sessions.get(id);
+    const restart = args.since_revision === undefined
+      ? undefined
+      : context.sessions.staleRevision(session, since);
+    if (restart !== undefined) {
+      throw new RangeError(
+        `Cannot show changes of pad "${id}" since revision ${since} as the pad restarted at revision ${restart.revision} since that revision was read: current revision is ${session.revision}. Read the pad again and take since_revision from that read`,
+      );
+    }
     if (since > session.revision) {
       throw new RangeError(
         `Cannot show changes of pad "${id}" since revision ${since} as the pad is only at revision ${session.revision}: take since_revision from a recent result`,

@@ -146,7 +146,11 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
     const edits = args.edits.map(toBatchEdit);
     const session = await context.sessions.get(id);
     const base = base_revision ?? session.revision;
-    checkBase(session, base);
+    checkBase(
+      session,
+      base,
+      base_revision === undefined ? undefined : context.sessions,
+    );
     const baseText = session.textAt(base);
     let batch;
     try {

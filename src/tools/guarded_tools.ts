@@ -144,7 +144,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
     checkResultLength(id, session.length, newLength);
     let plan: Plan | undefined;
     if (base_revision !== undefined) {
-      checkBase(session, base_revision);
+      checkBase(session, base_revision, context.sessions);
       const operation = replaceAllOperation(
         session.textAt(base_revision),
         text,
@@ -233,7 +233,9 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
     const options = { regex, wholeWord: whole_word };
     const session = await context.sessions.get(id);
     const current = session.text;
-    if (base_revision !== undefined) checkBase(session, base_revision);
+    if (base_revision !== undefined) {
+      checkBase(session, base_revision, context.sessions);
+    }
     const searched = base_revision === undefined
       ? current
       : session.textAt(base_revision);

@@ -177,6 +177,8 @@ export const viewWaitPadTool: ToolDefinition = defineTool({
       timeoutMs: args.timeout_seconds * 1000,
       signal: call.signal,
       holds: context.holds,
+      // A pad that restarted is shown anew.
+      restartEnds: true,
       also: (wake) => {
         const stopBook = book.onChange(args.id, wake);
         // People's carets and arrivals are what the view shows too.

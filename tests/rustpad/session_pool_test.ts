@@ -48,12 +48,19 @@ Deno.test("`SessionPool.edit()` builds on the live text and reports the new leng
     "edit",
     (session) => new TextOperation().retain(session.length).insert("🎉!"),
   );
+  const session = await pool.get("edit");
   assert.deepEqual(outcome, {
     revision: 1,
     text: "🎉!",
     length: 2,
     recovered: false,
+    // What names the edit across restarts: the history up to it, and it.
+    mark: {
+      lineage: session.lineageAt(1),
+      operation: session.operationDigest(0),
+    },
   });
+  assert.match(outcome.mark!.lineage, /^[\w-]{22}$/);
   await assert.rejects(
     pool.edit("edit", () => {
       throw new Error("refused by the builder");
