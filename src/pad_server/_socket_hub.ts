@@ -73,15 +73,28 @@ export class SocketHub {
     return true;
   }
 
-  /** Follow a socket of `room` from its upgrade to its close. */
-  watch(socket: ServerWebSocket, room: Room): void {
+  /** Sockets open or opening on every pad. */
+  get openSockets(): number {
+    return this.#sockets.size;
+  }
+
+  /**
+   * Follow a socket of `room` from its upgrade to its close (then call
+   * `closed`); `agent` marks its user as an agent.
+   */
+  watch(
+    socket: ServerWebSocket,
+    room: Room,
+    agent: boolean,
+    closed: () => void,
+  ): void {
     let connection: Connection | undefined;
     const { promise, resolve } = Promise.withResolvers<void>();
     this.#sockets.set(socket, promise);
     this.#perPad.set(room.id, this.socketCount(room.id) + 1);
     socket.addEventListener("open", () => {
       if (this.#stopped) socket.close();
-      else connection = room.connect(socket);
+      else connection = room.connect(socket, agent);
     });
     socket.onmessage = ({ data }) => {
       // Binary frames are ignored, as on the real server.
@@ -93,6 +106,7 @@ export class SocketHub {
       const left = this.socketCount(room.id) - 1;
       if (left > 0) this.#perPad.set(room.id, left);
       else this.#perPad.delete(room.id);
+      closed();
       resolve();
     });
   }

@@ -38,6 +38,11 @@ export {
   type PersistedPad,
 } from "./pad_database.ts";
 export { SqlitePadDatabase } from "./sqlite_pad_database.ts";
+export {
+  AGENT_SECRET_FILE,
+  agentSecret,
+  presentsAgentSecret,
+} from "./agent_secret.ts";
 export type { WebSocketLimits } from "../http/mod.ts";
 export type {
   SuggestionDecision,

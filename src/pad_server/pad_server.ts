@@ -45,6 +45,7 @@ import {
 } from "./pad_server_options.ts";
 import { decideSuggestion, listSuggestions } from "./_suggestion_routes.ts";
 import type { SuggestionDesk } from "./suggestion_desk.ts";
+import { presentsAgentSecret } from "./agent_secret.ts";
 
 export {
   PadDatabase,
@@ -107,6 +108,9 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   readonly #hub: SocketHub;
   readonly #rooms: Map<string, Room>;
   readonly #suggestions: SuggestionDesk | undefined;
+  readonly #agentSecret: string | undefined;
+  /** When the last request came or the last socket closed. */
+  #lastActive: number = performance.now();
   #closing: Promise<void> | undefined;
 
   /**
@@ -130,6 +134,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     }
     this.database = database;
     this.#suggestions = options.suggestions;
+    this.#agentSecret = options.agentSecret;
     this.#startTime = options.startTime ?? Math.floor(Date.now() / 1000);
     const state = { faults: noFaults(), rooms: new Map<string, Room>() };
     attachState(this, state);
@@ -224,6 +229,28 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     return this.#logFailure(() => persistRooms(this.#rooms.values(), database));
   }
 
+  /**
+   * How long the server has been idle, in milliseconds: 0 while a socket
+   * is open, else the time since the last request or the last socket
+   * closed, whichever came later.
+   *
+   * @returns The idle time.
+   *
+   * @example
+   * ```ts
+   * import { startPadServer } from "@rustpad-mcp/server/testing";
+   * import assert from "node:assert/strict";
+   *
+   * await using server = await startPadServer();
+   * await fetch(`${server.url}/api/stats`).then((r) => r.body?.cancel());
+   * assert.ok(server.idleMs() < 60_000);
+   * ```
+   */
+  idleMs(): number {
+    if (this.#hub.openSockets > 0) return 0;
+    return Math.max(0, performance.now() - this.#lastActive);
+  }
+
   /** Run `task`; log its failure, never throw it (a timer calls it). */
   #logFailure(task: () => unknown): boolean {
     try {
@@ -286,6 +313,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   }
 
   async #serve(request: Request): Promise<Response> {
+    this.#lastActive = performance.now();
     try {
       return refuseForeign(request, this.#policy) ??
         await this.#route(request);
@@ -355,7 +383,10 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     // As on the real server, the pad exists from the upgrade request on.
     const room = this.#hub.openRoom(padId, this.database);
     room.lastAccessed = Date.now();
-    this.#hub.watch(socket, room);
+    const agent = presentsAgentSecret(request, this.#agentSecret);
+    this.#hub.watch(socket, room, agent, () => {
+      this.#lastActive = performance.now();
+    });
     return response;
   }
 }

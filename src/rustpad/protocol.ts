@@ -29,6 +29,12 @@ export interface UserInfo {
   name: string;
   /** Colour wheel angle, an unsigned 32-bit integer. */
   hue: number;
+  /**
+   * Ours, in server messages only: `true` when the pad server marked the
+   * user as an agent (its socket presented the agent secret). Rustpad
+   * never sends it, and a client's `ClientInfo` cannot set it.
+   */
+  agent?: true;
 }
 
 /** A user's cursors and selections, in code point offsets. */
@@ -142,7 +148,7 @@ export function parseServerMessage(frame: string): ServerMessage {
       const fields = readObject(body, "UserInfo");
       const info = fields.info === null
         ? null
-        : readUserInfo(fields.info, "UserInfo.info");
+        : readUserInfo(fields.info, "UserInfo.info", true);
       return { UserInfo: { id: readUserId(fields.id, "UserInfo.id"), info } };
     }
     case "UserCursor": {
@@ -337,11 +343,17 @@ function readUserId(value: unknown, where: string): UserId {
   throw shapeError(where, value);
 }
 
-function readUserInfo(value: unknown, where: string): UserInfo {
+/** A `UserInfo`; with `fromServer`, its agent mark, if any. */
+function readUserInfo(
+  value: unknown,
+  where: string,
+  fromServer = false,
+): UserInfo {
   const fields = readObject(value, where);
   return {
     name: readString(fields.name, `${where}.name`),
     hue: readInteger(fields.hue, `${where}.hue`, U32_MAX),
+    ...fromServer && fields.agent === true && { agent: true as const },
   };
 }
 
