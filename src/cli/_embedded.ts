@@ -174,10 +174,15 @@ async function startEmbedded(
   console.error(
     `rustpad-mcp: embedded pad server at ${url.href} (${where}); open ${url.href}#NAME in a browser to edit pad NAME beside the agent`,
   );
-  const watch = address === undefined
-    ? undefined
-    : keepJoined(url, home, () =>
-      start({ hostname: listen.hostname, port: Number(url.port) }, false));
+  const watch = address === undefined ? undefined : keepJoined(
+    url,
+    home,
+    // Four asks per idle time, so this agent keeps it from going idle.
+    address.idleSeconds === 0
+      ? HEARTBEAT_MS
+      : Math.max(100, Math.min(HEARTBEAT_MS, address.idleSeconds * 250)),
+    () => start({ hostname: listen.hostname, port: Number(url.port) }, false),
+  );
   return {
     embedded: {
       url,
@@ -188,17 +193,19 @@ async function startEmbedded(
 }
 
 /**
- * Ask the pad server at `url` every {@linkcode HEARTBEAT_MS} (so it does
- * not go idle while this agent runs); when it stopped answering twice,
- * start it again with `restart`.
+ * Ask the pad server at `url` every `everyMs` (so it does not go idle
+ * while this agent runs); when it stopped answering twice, start it again
+ * with `restart`. A failure to is said once, not at every try.
  */
 function keepJoined(
   url: URL,
   home: PadHome,
+  everyMs: number,
   restart: () => Promise<Joined>,
 ): ReturnType<typeof setInterval> {
   let busy = false;
   let missed = 0;
+  let failing = false;
   const timer = setInterval(async () => {
     if (busy) return;
     busy = true;
@@ -210,6 +217,7 @@ function keepJoined(
       if (++missed < 2) return;
       const joined = await restart();
       missed = 0;
+      failing = false;
       console.error(
         joined.url.href === url.href
           ? `rustpad-mcp: the pad server at ${url.href} stopped: ${
@@ -218,18 +226,20 @@ function keepJoined(
           : `rustpad-mcp: Cannot serve the pads at ${url.href} again as the pad server now runs at ${joined.url.href}: restart this MCP server to use it`,
       );
     } catch (error) {
+      if (failing) return;
+      failing = true;
       const lines = error instanceof StartFailure
         ? error.lines
         : [(error as Error).message];
       console.error(
         `rustpad-mcp: Cannot start the pad server at ${url.href} again: ${
           lines.at(-1) ?? "it exited"
-        }; see ${home.log}; trying again in ${HEARTBEAT_MS} ms`,
+        }; see ${home.log}; trying again every ${everyMs} ms`,
       );
     } finally {
       busy = false;
     }
-  }, HEARTBEAT_MS);
+  }, everyMs);
   Deno.unrefTimer(timer);
   return timer;
 }
