@@ -18,7 +18,7 @@ import {
   type ListenAddress,
   parseListen,
 } from "../config/listen.ts";
-import { type PadHome, padHome } from "./_pad_home.ts";
+import { type PadHome, padHome, readAddress } from "./_pad_home.ts";
 import { dataFolder, padsFile, reachable, storedText } from "./_pad_store.ts";
 import {
   answersAsPadServer,
@@ -212,9 +212,21 @@ function keepJoined(
     try {
       if (await answersAsPadServer(url)) {
         missed = 0;
+        failing = false;
         return;
       }
       if (++missed < 2) return;
+      // Stopped on purpose (SIGTERM, idle), it took its address with it:
+      // it stays stopped. Killed, it left it behind: start it again.
+      if (await readAddress(home.address) === undefined) {
+        if (!failing) {
+          console.error(
+            `rustpad-mcp: the pad server at ${url.href} stopped: the tools cannot reach their pads until it runs again (rustpad-mcp pad-server, or restart this MCP server)`,
+          );
+        }
+        failing = true;
+        return;
+      }
       const joined = await restart();
       missed = 0;
       failing = false;
