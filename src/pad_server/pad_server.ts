@@ -9,9 +9,8 @@
  * `SqlitePadDatabase` when one is given, and leave memory after
  * `expiryDays` without a socket opening them, as on the real server.
  *
- * Run it on its own with
- * `deno run -A src/pad_server/pad_server.ts [--port N] [--hostname H]`: it
- * prints its URL on one line and serves until SIGINT or SIGTERM.
+ * Run it on its own in memory with `deno run -A src/pad_server/pad_server.ts`
+ * (`--help`), or as the pads' home with `rustpad-mcp pad-server`.
  *
  * @module
  */
@@ -45,7 +44,6 @@ import {
 } from "./pad_server_options.ts";
 import { decideSuggestion, listSuggestions } from "./_suggestion_routes.ts";
 import type { SuggestionDesk } from "./suggestion_desk.ts";
-import { presentsAgentSecret } from "./agent_secret.ts";
 
 export {
   PadDatabase,
@@ -108,9 +106,6 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   readonly #hub: SocketHub;
   readonly #rooms: Map<string, Room>;
   readonly #suggestions: SuggestionDesk | undefined;
-  readonly #agentSecret: string | undefined;
-  /** When the last request came or the last socket closed. */
-  #lastActive: number = performance.now();
   #closing: Promise<void> | undefined;
 
   /**
@@ -134,12 +129,11 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     }
     this.database = database;
     this.#suggestions = options.suggestions;
-    this.#agentSecret = options.agentSecret;
     this.#startTime = options.startTime ?? Math.floor(Date.now() / 1000);
     const state = { faults: noFaults(), rooms: new Map<string, Room>() };
     attachState(this, state);
     this.#rooms = state.rooms;
-    this.#hub = new SocketHub(state.rooms, state.faults, options.seed ?? 1);
+    this.#hub = new SocketHub(state.rooms, state.faults, options);
     this.#policy = accessPolicy(options.publicHost, options.allowedOrigins);
     this.#bounds = bounds(options);
     const log = options.log ?? ((line: string) => console.error(line));
@@ -229,26 +223,9 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     return this.#logFailure(() => persistRooms(this.#rooms.values(), database));
   }
 
-  /**
-   * How long the server has been idle, in milliseconds: 0 while a socket
-   * is open, else the time since the last request or the last socket
-   * closed, whichever came later.
-   *
-   * @returns The idle time.
-   *
-   * @example
-   * ```ts
-   * import { startPadServer } from "@rustpad-mcp/server/testing";
-   * import assert from "node:assert/strict";
-   *
-   * await using server = await startPadServer();
-   * await fetch(`${server.url}/api/stats`).then((r) => r.body?.cancel());
-   * assert.ok(server.idleMs() < 60_000);
-   * ```
-   */
+  /** Milliseconds since the last request or socket; 0 while one is open. */
   idleMs(): number {
-    if (this.#hub.openSockets > 0) return 0;
-    return Math.max(0, performance.now() - this.#lastActive);
+    return this.#hub.idleMs();
   }
 
   /** Run `task`; log its failure, never throw it (a timer calls it). */
@@ -313,7 +290,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   }
 
   async #serve(request: Request): Promise<Response> {
-    this.#lastActive = performance.now();
+    this.#hub.touch();
     try {
       return refuseForeign(request, this.#policy) ??
         await this.#route(request);
@@ -383,10 +360,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     // As on the real server, the pad exists from the upgrade request on.
     const room = this.#hub.openRoom(padId, this.database);
     room.lastAccessed = Date.now();
-    const agent = presentsAgentSecret(request, this.#agentSecret);
-    this.#hub.watch(socket, room, agent, () => {
-      this.#lastActive = performance.now();
-    });
+    this.#hub.watch(socket, room, request);
     return response;
   }
 }

@@ -76,11 +76,12 @@ export class SessionSocket {
             ),
         ),
     });
+    // Deno's WebSocket takes headers (WebSocketOptions), which the DOM
+    // library's types some programs load do not declare.
+    const options = { headers: { authorization: `Bearer ${agentSecret}` } };
     this.#socket = agentSecret === undefined
       ? new WebSocket(url)
-      : new WebSocket(url, {
-        headers: { authorization: `Bearer ${agentSecret}` },
-      });
+      : new WebSocket(url, options as unknown as string[]);
     this.#socketClosed = new Promise((resolve) => {
       this.#socket.addEventListener("close", () => resolve(), { once: true });
     });

@@ -29,12 +29,8 @@ export interface UserInfo {
   name: string;
   /** Colour wheel angle, an unsigned 32-bit integer. */
   hue: number;
-  /**
-   * Ours, in server messages only: `true` when the pad server marked the
-   * user as an agent (its socket presented the agent secret). Rustpad
-   * never sends it, and a client's `ClientInfo` cannot set it.
-   */
-  agent?: true;
+  /** Ours, read from our pad server only: an agent (docs/protocol.md). */
+  agent?: boolean;
 }
 
 /** A user's cursors and selections, in code point offsets. */
@@ -343,17 +339,12 @@ function readUserId(value: unknown, where: string): UserId {
   throw shapeError(where, value);
 }
 
-/** A `UserInfo`; with `fromServer`, its agent mark, if any. */
-function readUserInfo(
-  value: unknown,
-  where: string,
-  fromServer = false,
-): UserInfo {
+function readUserInfo(value: unknown, where: string, server = false): UserInfo {
   const fields = readObject(value, where);
   return {
     name: readString(fields.name, `${where}.name`),
     hue: readInteger(fields.hue, `${where}.hue`, U32_MAX),
-    ...fromServer && fields.agent === true && { agent: true as const },
+    ...server && fields.agent === true && { agent: true as const },
   };
 }
 
