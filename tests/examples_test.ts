@@ -78,8 +78,15 @@ class Demo implements AsyncDisposable {
   }
 }
 
-/** A pad's text as the demo's pads file keeps it. */
-function keptText(home: ScratchHome, pad: string): string | undefined {
+/**
+ * A pad's text as the demo's pads file keeps it, once the pad server (a
+ * process of its own, which outlives the demo) has stopped and written it.
+ */
+async function keptText(
+  home: ScratchHome,
+  pad: string,
+): Promise<string | undefined> {
+  await home.stopPadServers();
   using database = new SqlitePadDatabase(home.padsFile);
   return database.get(pad)?.text;
 }
@@ -106,7 +113,7 @@ Deno.test("the demo with --once runs a person and an agent in one pad, asks the 
     );
     assert.match(demo.stdout, /Stopped\. The pads are kept \(pads persist in /);
   }
-  assert.equal(keptText(home, "demo"), "# Plan\n\nAll done.\n");
+  assert.equal(await keptText(home, "demo"), "# Plan\n\nAll done.\n");
 });
 
 Deno.test("the demo run again takes a fresh pad beside the kept one, and a no at the terminal leaves the pad as the people wrote it", async () => {
@@ -125,7 +132,7 @@ Deno.test("the demo run again takes a fresh pad beside the kept one, and a no at
     again.stdout,
     /Final text over HTTP:\n# Plan\n\nIntroduction\n- buy milk\n/,
   );
-  assert.equal(keptText(home, "demo"), "# Plan\n\nAll done.\n");
+  assert.equal(await keptText(home, "demo"), "# Plan\n\nAll done.\n");
 });
 
 Deno.test("the demo waits for a person to open the pad, then keeps the agent writing until Ctrl-C and keeps the pad", async () => {
@@ -146,7 +153,7 @@ Deno.test("the demo waits for a person to open the pad, then keeps the agent wri
   assert.equal(await demo.exit(), 0, demo.stdout);
   assert.match(demo.stdout, /\nStopped\. The pads are kept \(.*\)\.\n$/);
   assert.match(
-    keptText(home, "demo") ?? "",
+    await keptText(home, "demo") ?? "",
     /^# Plan\n\nAll done\.\n- The pad keeps every keystroke/,
   );
 });
@@ -158,7 +165,7 @@ Deno.test("Ctrl-C at the terminal while the demo waits stops the demo and its se
   demo.interrupt();
   assert.equal(await demo.exit(), 0, demo.stdout);
   assert.match(demo.stdout, /\nStopped\. The pads are kept \(.*\)\.\n$/);
-  assert.equal(keptText(home, "demo"), "# Plan\n\nTODO: intro\n");
+  assert.equal(await keptText(home, "demo"), "# Plan\n\nTODO: intro\n");
 });
 
 Deno.test("the demo stops after its time limit when nobody opens the pad, and says how to try again", async () => {
