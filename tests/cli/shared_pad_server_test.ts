@@ -104,7 +104,7 @@ function padServer(home: ScratchHome, args: string[], env = {}) {
   }).spawn();
 }
 
-Deno.test("two pad-server processes started at once for the same pads end with one serving: the other says one already runs and exits with code 3", async () => {
+Deno.test("two pad-server processes started at once for the same pads end with one serving: the other says one already runs and exits with code 3, and an --embedded agent joins the one serving", async () => {
   await using home = await scratchHome();
   const listen = `127.0.0.1:${home.port}`;
   const both = [
@@ -131,6 +131,12 @@ Deno.test("two pad-server processes started at once for the same pads end with o
     const stats = await fetch(`http://${listen}/api/stats`);
     assert.equal(stats.status, 200);
     await stats.body?.cancel();
+    await using agent = await embedded(["--embedded"], home.env);
+    assert.equal(agent.url, `http://${listen}/`);
+    assert.match(
+      agent.stderr(),
+      new RegExp(`pad server process ${winner.pid} joined`),
+    );
   } finally {
     winner.kill("SIGTERM");
     const { code, stdout } = await outputs[1 - loser.i]!;
@@ -215,5 +221,22 @@ Deno.test("SIGTERM stops the pad server once it wrote its pads, and its address 
   assert.match(
     await Deno.readTextFile(files(home).log),
     /stopping: SIGTERM received/,
+  );
+});
+
+Deno.test("--embedded with another port while the pad server of the same pads runs joins it where it runs, and says the tools use it", async () => {
+  await using home = await scratchHome();
+  await using first = await embedded(["--embedded"], home.env);
+  const other = home.port === 65535 ? home.port - 1 : home.port + 1;
+  await using second = await embedded(
+    ["--embedded", `127.0.0.1:${other}`],
+    home.env,
+  );
+  assert.equal(second.url, first.url);
+  assert.match(
+    second.stderr(),
+    new RegExp(
+      `the pad server of these pads already runs at ${first.url}: the tools use it, not 127\\.0\\.0\\.1:${other}`,
+    ),
   );
 });
