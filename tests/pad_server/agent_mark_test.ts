@@ -8,6 +8,7 @@ import {
   startPadServer,
 } from "../../src/pad_server/mod.ts";
 import { TestClient, waitUntil } from "./_test_client.ts";
+import { PadSession } from "../../src/rustpad/mod.ts";
 
 /** A raw socket on `pad` with `headers`, its frames collected. */
 async function rawSocket(
@@ -134,5 +135,29 @@ Deno.test("agentSecret() makes one secret of 43 base64url characters, readable b
     );
   } finally {
     await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("PadSession.open() with agentSecret presents it, so the pad server shows the session to people as an agent", async () => {
+  const secret = "k".repeat(43);
+  await using server = await startPadServer({ agentSecret: secret });
+  const session = await PadSession.open(server.url, "pad", {
+    user: { name: "Scribe", hue: 5 },
+    agentSecret: secret,
+  });
+  const person = new TestClient(server.url, "pad");
+  try {
+    assert.ok(
+      await waitUntil(() => infos(person.frames).has("Scribe")),
+      "the session's UserInfo",
+    );
+    assert.deepEqual(infos(person.frames).get("Scribe"), {
+      name: "Scribe",
+      hue: 5,
+      agent: true,
+    });
+  } finally {
+    await person.close();
+    await session.close();
   }
 });
