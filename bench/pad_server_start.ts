@@ -2,14 +2,18 @@
 // process `--embedded` starts (pad_server_main.ts, SQLite pads in a fresh
 // data directory) spawned, then `GET /` polled until it answers 200. The
 // floor, measured in the same run: Deno spawned on a script that only
-// serves "ok" with Deno.serve, polled the same way. Each row is the median
-// of RUNS spawns, and the ratio to the floor.
+// serves "ok" with Deno.serve, polled the same way. A third row: the first
+// `mod.ts --embedded` agent spawned (stdin kept open, as a client keeps it)
+// until its pad server's `GET /` answers, which includes the agent finding
+// no pad server and starting one. Each row is the median of RUNS spawns,
+// and the ratio to the floor.
 //
 //   deno run -A bench/pad_server_start.ts [--runs N]
 
 import { parseArgs } from "node:util";
 
 const MAIN = new URL("../src/cli/pad_server_main.ts", import.meta.url).href;
+const MOD = new URL("../mod.ts", import.meta.url).href;
 const FLOOR =
   `Deno.serve({ hostname: "127.0.0.1", port: Number(Deno.args[0]), onListen() {} }, () => new Response("ok"));`;
 
@@ -31,7 +35,8 @@ async function startToPage(
   const child = new Deno.Command(Deno.execPath(), {
     args,
     env,
-    stdin: "null",
+    // An agent on stdio serves until its stdin closes.
+    stdin: "piped",
     stdout: "null",
     stderr: "null",
   }).spawn();
@@ -76,6 +81,7 @@ async function main(args: string[]): Promise<number> {
   await Deno.writeTextFile(floorScript, FLOOR);
   const floor: number[] = [];
   const padServer: number[] = [];
+  const agent: number[] = [];
   try {
     for (let i = 0; i < runs; i++) {
       const port = freePort();
@@ -91,6 +97,18 @@ async function main(args: string[]): Promise<number> {
           { XDG_DATA_HOME: data, NO_COLOR: "1" },
         ),
       );
+      const agentData = `${dir}/agent-${i}`;
+      const agentPort = freePort();
+      agent.push(
+        await startToPage(
+          ["run", "-A", MOD, "--embedded", `127.0.0.1:${agentPort}`],
+          agentPort,
+          { XDG_DATA_HOME: agentData, NO_COLOR: "1" },
+        ),
+      );
+      // The pad server the agent started outlives it: stop it.
+      const address = `${agentData}/rustpad-mcp/pads.server.json`;
+      Deno.kill(JSON.parse(await Deno.readTextFile(address)).pid, "SIGTERM");
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -105,6 +123,12 @@ async function main(args: string[]): Promise<number> {
     `shared pad server (SQLite, fresh data directory), spawn to GET / 200: ${
       padMs.toFixed(0)
     } ms (${(padMs / floorMs).toFixed(2)}x the floor)`,
+  );
+  const agentMs = median(agent);
+  console.log(
+    `first --embedded agent, spawn to its pad server's GET / 200: ${
+      agentMs.toFixed(0)
+    } ms (${(agentMs / floorMs).toFixed(2)}x the floor)`,
   );
   return 0;
 }
