@@ -142,6 +142,10 @@ async function spawn(
     };
   } catch (error) {
     if (!(error instanceof StartFailure)) throw error;
+    // One started by hand took the lock first: join that one.
+    if (exited?.code === RUNNING_EXIT_CODE) {
+      return await waitForAddress(home, undefined);
+    }
     const lines = await logLines(home.log, logged);
     if (exited === undefined) {
       try {
@@ -174,12 +178,7 @@ async function waitForAddress(
       if (joined !== undefined) return joined;
     }
     const status = exited();
-    if (status !== undefined) {
-      throw new StartFailure(
-        status.code === RUNNING_EXIT_CODE ? 1 : status.code,
-        [],
-      );
-    }
+    if (status !== undefined) throw new StartFailure(status.code, []);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new StartFailure(1, [
