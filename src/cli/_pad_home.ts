@@ -6,7 +6,8 @@
 //                        killed server's lock is free to take
 //   <stem>.start.lock    held by a process while it starts one, so two
 //                        racing to start it end with one
-//   <stem>.server.json   its address: {"url","pid","pads","idleSeconds"}
+//   <stem>.server.json   its address: {"url","pid","pads","idleSeconds",
+//                        "startTime"}
 //   <stem>.server.log    what it says (it has no terminal)
 //   agent.secret         the secret agents present (see agent_secret.ts)
 //
@@ -30,6 +31,11 @@ export interface ServerAddress {
   /** The pads file, or `null` for pads in memory. */
   readonly pads: string | null;
   readonly idleSeconds: number;
+  /**
+   * Its `/api/stats` `start_time`: a pad server answering on the URL with
+   * another is not this one (the agent secret is shown to this one only).
+   */
+  readonly startTime: number;
 }
 
 /**
@@ -73,7 +79,8 @@ export async function readAddress(
     if (
       typeof value?.url === "string" && Number.isSafeInteger(value.pid) &&
       (typeof value.pads === "string" || value.pads === null) &&
-      Number.isSafeInteger(value.idleSeconds)
+      Number.isSafeInteger(value.idleSeconds) &&
+      Number.isSafeInteger(value.startTime)
     ) return value as ServerAddress;
   } catch {
     // Missing, or half written by a server killed as it wrote it.

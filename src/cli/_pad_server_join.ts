@@ -46,12 +46,19 @@ export class StartFailure extends Error {
   }
 }
 
-/** Whether a listener at `url` answers `GET api/stats` as Rustpad does. */
-export async function answersAsPadServer(url: URL): Promise<boolean> {
+/**
+ * Whether a listener at `url` answers `GET api/stats` as Rustpad does;
+ * with `startTime`, as the pad server started then.
+ */
+export async function answersAsPadServer(
+  url: URL,
+  startTime?: number,
+): Promise<boolean> {
   try {
-    await new RustpadHttpClient(url, { timeoutMs: PROBE_TIMEOUT_MS })
-      .getStats();
-    return true;
+    const stats = await new RustpadHttpClient(url, {
+      timeoutMs: PROBE_TIMEOUT_MS,
+    }).getStats();
+    return startTime === undefined || stats.start_time === startTime;
   } catch {
     return false;
   }
@@ -62,7 +69,7 @@ async function running(home: PadHome): Promise<Joined | undefined> {
   const address = await readAddress(home.address);
   if (address === undefined) return undefined;
   const url = new URL(address.url);
-  if (!await answersAsPadServer(url)) return undefined;
+  if (!await answersAsPadServer(url, address.startTime)) return undefined;
   const secret = await agentSecret(home.folder);
   return { url, secret, address, started: false };
 }

@@ -183,8 +183,10 @@ async function serve(
     const secret = home === undefined
       ? crypto.randomUUID()
       : await agentSecret(home.folder);
+    const startTime = Math.floor(Date.now() / 1000);
     const server = await listenNear(listen, fallback, {
       ...boundsOf(config, listen.hostname),
+      startTime,
       ...(database === undefined ? {} : { database }),
       agentSecret: secret,
       log,
@@ -196,6 +198,7 @@ async function serve(
         pid: Deno.pid,
         pads: path ?? null,
         idleSeconds: config.padServerIdleSeconds,
+        startTime,
       });
     }
     log(

@@ -3,7 +3,12 @@
 // SDK client, pad-server processes, a raw-socket person).
 
 import assert from "node:assert/strict";
-import { SqlitePadDatabase } from "../../src/pad_server/mod.ts";
+import {
+  agentSecret,
+  SqlitePadDatabase,
+  startPadServer,
+} from "../../src/pad_server/mod.ts";
+import { TestClient } from "../pad_server/_test_client.ts";
 import { RawPerson } from "../_person.ts";
 import { lockHeld, MOD, type ScratchHome, scratchHome } from "./_run.ts";
 import { embedded } from "./_embedded.ts";
@@ -239,4 +244,39 @@ Deno.test("--embedded with another port while the pad server of the same pads ru
       `the pad server of these pads already runs at ${first.url}: the tools use it, not 127\\.0\\.0\\.1:${other}`,
     ),
   );
+});
+
+Deno.test("after its pad server was killed, an agent finding another pad server on the address shows that one no agent secret: it uses it as a pad server of someone else's", async () => {
+  await using home = await scratchHome();
+  {
+    await using _first = await embedded(["--embedded"], home.env);
+  }
+  Deno.kill(await serverPid(home), "SIGKILL");
+  await until(async () => !await lockHeld(files(home).lock), "the lock free");
+  const secret = await agentSecret(`${home.dir}/data/rustpad-mcp`);
+  // A squatter that would mark whoever presents the secret.
+  await using squatter = await startPadServer({
+    port: home.port,
+    agentSecret: secret,
+  });
+  await using agent = await embedded(["--embedded"], {
+    ...home.env,
+    RUSTPAD_USER_NAME: "Scribe",
+  });
+  assert.equal(agent.url, `${squatter.url}/`);
+  assert.match(
+    agent.stderr(),
+    /served by a pad server already listening there/,
+  );
+  await agent.call("append_to_document", { id: "p", text: "x" });
+  const person = new TestClient(squatter.url, "p");
+  try {
+    await until(
+      () => person.frames.some((frame) => frame.includes('"Scribe"')),
+      "the agent's UserInfo",
+    );
+    assert.ok(!person.frames.some((frame) => frame.includes('"agent"')));
+  } finally {
+    await person.close();
+  }
 });
