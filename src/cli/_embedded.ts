@@ -168,7 +168,9 @@ async function startEmbedded(
     console.error(
       `rustpad-mcp: pad server process ${address.pid} ${
         joined.started ? "started" : "joined"
-      }: it goes on serving people after this session, until SIGTERM or ${address.idleSeconds} s idle (RUSTPAD_PAD_SERVER_IDLE_SECONDS); it says what it does in ${home.log}`,
+      }: it goes on serving people after this session, until SIGTERM or ${address.idleSeconds} s idle (RUSTPAD_PAD_SERVER_IDLE_SECONDS)${
+        joined.started ? `; it says what it does in ${home.log}` : ""
+      }`,
     );
   }
   console.error(
