@@ -7,6 +7,8 @@
 //   deno task compile                               dist/rustpad-mcp
 //   deno task compile --target aarch64-apple-darwin --output dist/rustpad-mcp-macos-arm64
 //
+// The binary must also run the pad server as `pad-server` (--embedded starts
+// it so, as a process of its own): the check asks its `pad-server --help`.
 // A binary for another platform cannot run here, so it is not checked; the
 // script says that too.
 
@@ -46,6 +48,34 @@ export async function versionProblem(
   } (exit code ${output.code})${plainDeno}`;
 }
 
+/**
+ * Whether the binary at `path` answers `pad-server --help` with the pad
+ * server's usage: `undefined` if it does, else why not, in a sentence.
+ */
+export async function padServerProblem(
+  path: string,
+): Promise<string | undefined> {
+  let output: Deno.CommandOutput;
+  try {
+    output = await new Deno.Command(path, {
+      args: ["pad-server", "--help"],
+      stdin: "null",
+      signal: AbortSignal.timeout(VERSION_TIMEOUT_MS),
+    }).output();
+  } catch (error) {
+    return `Cannot run ${path} pad-server --help as ${
+      (error as Error).message
+    }`;
+  }
+  const answer = new TextDecoder().decode(output.stdout);
+  if (output.success && answer.startsWith("Usage: rustpad-mcp pad-server")) {
+    return undefined;
+  }
+  return `Cannot use ${path} as it does not answer pad-server --help with the pad server's usage: current answer is ${
+    JSON.stringify(answer.split("\n")[0] ?? "")
+  } (exit code ${output.code})`;
+}
+
 async function main(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -77,14 +107,15 @@ async function main(args: string[]): Promise<number> {
   const binary = Deno.build.os === "windows" && !output.endsWith(".exe")
     ? `${output}.exe`
     : output;
-  const problem = await versionProblem(binary);
+  const problem = await versionProblem(binary) ??
+    await padServerProblem(binary);
   if (problem !== undefined) {
     await Deno.remove(binary).catch(() => {});
     console.error(`compile: ${problem}; ${binary} was removed`);
     return 1;
   }
   console.error(
-    `compile: ${binary} answers --version as rustpad-mcp ${VERSION}`,
+    `compile: ${binary} answers --version as rustpad-mcp ${VERSION} and runs its pad server as pad-server`,
   );
   return 0;
 }

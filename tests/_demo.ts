@@ -81,7 +81,13 @@ export class Demo implements AsyncDisposable {
 }
 
 /** A pad's text as the demo's pads file keeps it. */
-export function keptText(home: ScratchHome, pad: string): string | undefined {
+export async function keptText(
+  home: ScratchHome,
+  pad: string,
+): Promise<string | undefined> {
+  // The pad server is a process of its own, which outlives the demo: stop
+  // it, so it writes its pads, before reading the file.
+  await home.stopPadServers();
   using database = new SqlitePadDatabase(home.padsFile);
   return database.get(pad)?.text;
 }

@@ -69,7 +69,7 @@ Deno.test("the demo's agent proposes a change with its reason, a person accepts 
   demo.interrupt();
   assert.equal(await demo.exit(), 0, demo.stdout);
   assert.match(
-    keptText(home, "demo") ?? "",
+    await keptText(home, "demo") ?? "",
     /^# Plan 🚀 shipped on Thursday 🎉\n\nAll done\.\n- The pad keeps/,
   );
 });

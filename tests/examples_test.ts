@@ -43,7 +43,7 @@ Deno.test("the demo with --once runs a person and an agent in one pad, asks the 
     assert.match(demo.stdout, /Stopped\. The pads are kept \(pads persist in /);
   }
   assert.equal(
-    keptText(home, "demo"),
+    await keptText(home, "demo"),
     "# Plan 🚀 shipped on Thursday 🎉\n\nAll done.\n",
   );
 });
@@ -65,7 +65,7 @@ Deno.test("the demo run again takes a fresh pad beside the kept one, and a no (o
     /Final text over HTTP:\n# Plan 🚀\n\nIntroduction\n- buy milk 🥛\n/,
   );
   assert.match(again.stdout, /The agent hears: suggestion \S+ rejected/);
-  assert.equal(keptText(home, "demo"), "# Plan 🚀\n\nAll done.\n");
+  assert.equal(await keptText(home, "demo"), "# Plan 🚀\n\nAll done.\n");
 });
 
 Deno.test("the demo waits for a person to open the pad, then keeps the agent writing until Ctrl-C and keeps the pad", async () => {
@@ -88,7 +88,7 @@ Deno.test("the demo waits for a person to open the pad, then keeps the agent wri
   assert.equal(await demo.exit(), 0, demo.stdout);
   assert.match(demo.stdout, /\nStopped\. The pads are kept \(.*\)\.\n$/);
   assert.match(
-    keptText(home, "demo") ?? "",
+    await keptText(home, "demo") ?? "",
     /^# Plan 🚀 shipped on Thursday 🎉\n\nAll done\.\n- The pad keeps every keystroke/,
   );
 });
@@ -100,7 +100,7 @@ Deno.test("Ctrl-C at the terminal while the demo waits stops the demo and its se
   demo.interrupt();
   assert.equal(await demo.exit(), 0, demo.stdout);
   assert.match(demo.stdout, /\nStopped\. The pads are kept \(.*\)\.\n$/);
-  assert.equal(keptText(home, "demo"), "# Plan 🚀\n\nTODO: intro\n");
+  assert.equal(await keptText(home, "demo"), "# Plan 🚀\n\nTODO: intro\n");
 });
 
 Deno.test("the demo stops after its time limit when nobody opens the pad, and says how to try again", async () => {

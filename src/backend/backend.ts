@@ -201,6 +201,8 @@ export class Backend implements AsyncDisposable {
           ? { name: config.userName, hue: config.userHue }
           : { name: `${config.userName} (${identity})`, hue: hueOf(identity) },
         slots: this.slots,
+        ...config.agentSecret !== undefined &&
+          { agentSecret: config.agentSecret },
       });
       this.#pools.set(identity, pool);
       // Before the pool opens a pad, so that no session goes untracked.

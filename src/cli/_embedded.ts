@@ -1,8 +1,10 @@
-// The MCP server with its own pad server in the same process: `--embedded
-// [[HOST:]PORT]` or RUSTPAD_URL=embedded start the compatible pad server
-// (127.0.0.1:3030 by default, see _pad_place.ts; pads in the user's data
-// directory), point the tools at it, and print the editor's URL on stderr.
-// Pad ids are the pads' only access control, so anything but loopback needs
+// The MCP server beside its own pad server: `--embedded [[HOST:]PORT]` or
+// RUSTPAD_URL=embedded join the pad server of the user's pads (a process of
+// its own, see pad_server_main.ts), starting it on first use on
+// 127.0.0.1:3030 by default (see _pad_server_join.ts), point the tools at
+// it, and print the editor's URL on stderr. The pad server outlives the
+// agent: people keep their pages while no agent runs. Pad ids are the pads'
+// only access control, so anything but loopback needs
 // RUSTPAD_EMBEDDED_PUBLIC=true.
 
 import {
@@ -11,67 +13,26 @@ import {
   ConfigError,
   loadConfig,
 } from "../config/mod.ts";
-import { isLoopback, parseListen } from "../config/listen.ts";
-import type { Backend } from "../backend/backend.ts";
 import {
-  type PadServer,
-  type PadServerOptions,
-  SqlitePadDatabase,
-  type SuggestionDesk,
-} from "../pad_server/mod.ts";
+  isLoopback,
+  type ListenAddress,
+  parseListen,
+} from "../config/listen.ts";
+import { type PadHome, padHome, readAddress } from "./_pad_home.ts";
+import { dataFolder, padsFile, reachable, storedText } from "./_pad_store.ts";
 import {
-  DATA_DIRECTORY_VARIABLES,
-  defaultPadsFile,
-} from "./_data_directory.ts";
-import { PadPlace, type Serving } from "./_pad_place.ts";
+  answersAsPadServer,
+  HEARTBEAT_MS,
+  type Joined,
+  joinOrStart,
+  StartFailure,
+} from "./_pad_server_join.ts";
+import { USAGE_EXIT_CODE } from "./pad_server_main.ts";
 
-/** Exit code for a bad flag or configuration value. */
-const USAGE_EXIT_CODE = 2;
-
-/** A running embedded pad server; disposing it stops it. */
+/** The pad server an agent uses; disposing it stops watching it. */
 export interface EmbeddedPads extends AsyncDisposable {
-  /**
-   * The pad server, while this process serves it; `undefined` while it
-   * uses the one another process serves on the same port.
-   */
-  readonly server: PadServer | undefined;
   /** Its base URL as this process's tools reach it, ending in `/`. */
   readonly url: URL;
-  /** On SIGINT or SIGTERM, write the pads and exit (for stdio mode). */
-  exitOnSignal(): void;
-  /**
-   * Serve the suggestions `backend` holds to the pad server's page, which
-   * decides them through its HTTP API.
-   */
-  attach(backend: Backend): void;
-}
-
-/**
- * The pad server's desk: the backend's suggestions once one is attached
- * (the pad server starts first), an empty list before.
- */
-class BackendDesk implements SuggestionDesk {
-  backend: Backend | undefined;
-
-  list(padId: string): ReturnType<SuggestionDesk["list"]> {
-    return this.backend === undefined
-      ? Promise.resolve({ revision: 0, suggestions: [], agentIds: [] })
-      : this.backend.suggestions.list(padId);
-  }
-
-  decide(
-    ...[padId, id, verdict, by]: Parameters<SuggestionDesk["decide"]>
-  ): ReturnType<SuggestionDesk["decide"]> {
-    if (this.backend === undefined) {
-      return Promise.resolve({
-        ok: false,
-        kind: "missing",
-        error:
-          `Cannot decide suggestion "${id}" as the MCP server is still starting: current pads hold no suggestions yet`,
-      });
-    }
-    return this.backend.suggestions.decide(padId, id, verdict, by);
-  }
 }
 
 /**
@@ -98,9 +59,9 @@ export function embeddedFlagArgs(args: readonly string[]): string[] {
 }
 
 /**
- * The configuration, with the embedded pad server started first when the
- * flag or RUSTPAD_URL=embedded asks for it; or the exit code after one
- * line on stderr.
+ * The configuration, with the embedded pad server joined (or started)
+ * first when the flag or RUSTPAD_URL=embedded asks for it; or the exit
+ * code after the lines on stderr.
  */
 export async function configure(
   flag: string | undefined,
@@ -111,7 +72,7 @@ export async function configure(
     (env.RUSTPAD_URL?.trim().toLowerCase() === "embedded" ? "" : undefined);
   let config: Config;
   try {
-    // The pad server's URL is known only once it listens.
+    // The pad server's URL is known only once it is joined.
     if (wanted !== undefined) env.RUSTPAD_URL = "http://127.0.0.1/";
     config = loadConfig(env);
   } catch (error) {
@@ -126,81 +87,24 @@ export async function configure(
       publicDefault: !env.RUSTPAD_URL?.trim(),
     };
   }
-  const embedded = await startEmbedded(wanted, config, padsFile(config));
-  if (typeof embedded === "number") return embedded;
+  const joined = await startEmbedded(wanted, config);
+  if (typeof joined === "number") return joined;
+  const { embedded, secret } = joined;
   return {
-    config: { ...config, rustpadUrl: embedded.url },
+    config: {
+      ...config,
+      rustpadUrl: embedded.url,
+      ...secret !== undefined && { agentSecret: secret },
+    },
     embedded,
     publicDefault: false,
-  };
-}
-
-/** The pads file from RUSTPAD_EMBEDDED_DB, else the data directory's. */
-function padsFile(config: Config): string | undefined {
-  if (config.embeddedDatabase !== undefined) {
-    return config.embeddedDatabase || undefined;
-  }
-  const env: Record<string, string | undefined> = {};
-  for (const name of DATA_DIRECTORY_VARIABLES) env[name] = Deno.env.get(name);
-  return defaultPadsFile(env, Deno.build.os);
-}
-
-/** A pads file that cannot be used, said as the line on stderr says it. */
-class PadsFileError extends Error {}
-
-/** The bounds and the access rules of the embedded pad server. */
-function boundsOf(config: Config, hostname: string): PadServerOptions {
-  // A name listened on is a name people reach the server by.
-  const named = /^[0-9.]+$|:/.test(hostname) ? undefined : hostname;
-  const publicHost = config.embeddedPublicHost ?? named;
-  return {
-    maxConnections: config.embeddedMaxConnections,
-    maxSocketsPerPad: config.embeddedMaxSocketsPerPad,
-    allowedOrigins: config.embeddedAllowedOrigins,
-    ...(publicHost === undefined ? {} : { publicHost }),
-  };
-}
-
-/**
- * A SQLite store in `path` (its folder made if missing), else memory;
- * within `bounds`, and the agent's suggestions on `desk`.
- */
-function serving(
-  path: string | undefined,
-  bounds: PadServerOptions,
-  desk: SuggestionDesk,
-): () => Serving {
-  return () => {
-    if (path === undefined) {
-      return { options: { ...bounds, suggestions: desk }, release() {} };
-    }
-    const folder = path.replace(/[\\/][^\\/]*$/, "");
-    let database: SqlitePadDatabase;
-    try {
-      if (folder !== path && folder !== "") {
-        Deno.mkdirSync(folder, { recursive: true });
-      }
-      database = new SqlitePadDatabase(path);
-    } catch (error) {
-      const reason = (error as Error).message;
-      throw new PadsFileError(
-        reason.startsWith("Cannot ")
-          ? reason
-          : `Cannot persist pads in ${path} as its folder cannot be made: ${reason}`,
-      );
-    }
-    return {
-      options: { ...bounds, database, suggestions: desk },
-      release: () => database.close(),
-    };
   };
 }
 
 async function startEmbedded(
   wanted: string,
   config: Config,
-  path: string | undefined,
-): Promise<EmbeddedPads | number> {
+): Promise<{ embedded: EmbeddedPads; secret: string | undefined } | number> {
   const listen = wanted.trim() === ""
     ? config.embeddedListen
     : parseListen(wanted);
@@ -218,70 +122,138 @@ async function startEmbedded(
     );
     return USAGE_EXIT_CODE;
   }
-  const stored = path !== undefined
-    ? `pads persist in ${path}`
-    : config.embeddedDatabase === false
-    ? "pads in memory only"
-    : "pads in memory only, as no HOME names a data directory; set RUSTPAD_EMBEDDED_DB to keep them";
-  let place: PadPlace;
-  const desk = new BackendDesk();
-  try {
-    place = await PadPlace.open(
-      listen,
-      serving(path, boundsOf(config, listen.hostname), desk),
-      (taken) => {
-        console.error(
-          `rustpad-mcp: the pad server at ${taken.url.href} stopped: this process serves it now (${stored})`,
-        );
-      },
-    );
-  } catch (error) {
-    if (!(error instanceof PadsFileError)) throw error;
-    console.error(
-      `rustpad-mcp: ${error.message}; set RUSTPAD_EMBEDDED_DB to another file, or to memory to keep pads in memory only`,
-    );
-    return USAGE_EXIT_CODE;
+  const path = padsFile(config);
+  let home = padHome(path, dataFolder());
+  const stateDir: string[] = [];
+  if (home === undefined) {
+    // No data directory to meet others in: a folder of this session's own.
+    const folder = await Deno.makeTempDir({ prefix: "rustpad-mcp-pads-" });
+    home = padHome(undefined, folder)!;
+    stateDir.push("--state-dir", folder);
   }
-  const where = place.server === undefined
-    ? `already served by another process, which keeps its pads; this one serves them if it stops`
-    : stored;
-  if (place.url.port !== String(listen.port) && listen.port !== 0) {
+  const start = (at: ListenAddress, fallback: boolean) =>
+    joinOrStart(home, at, [
+      "--listen",
+      `${
+        at.hostname.includes(":") ? `[${at.hostname}]` : at.hostname
+      }:${at.port}`,
+      ...fallback ? ["--port-fallback"] : [],
+      ...stateDir,
+    ], { RUSTPAD_EMBEDDED_DB: path ?? "memory" });
+  let joined: Joined;
+  try {
+    joined = await start(listen, true);
+  } catch (error) {
+    if (!(error instanceof StartFailure)) throw error;
+    for (const line of error.lines) {
+      console.error(
+        line.startsWith("rustpad-mcp: ") ? line : `rustpad-mcp: ${line}`,
+      );
+    }
+    return error.code === USAGE_EXIT_CODE ? USAGE_EXIT_CODE : 1;
+  }
+  const { url, address } = joined;
+  const asked = reachable(listen.hostname, listen.port);
+  if (listen.port !== 0 && url.href !== asked.href) {
     console.error(
-      `rustpad-mcp: ${listen.hostname}:${listen.port} is in use by something other than a pad server: the embedded pad server listens on port ${place.url.port} instead`,
+      joined.started
+        ? `rustpad-mcp: ${listen.hostname}:${listen.port} is in use by something other than a pad server: the embedded pad server listens on port ${url.port} instead`
+        : `rustpad-mcp: the pad server of these pads already runs at ${url.href}: the tools use it, not ${listen.hostname}:${listen.port}`,
+    );
+  }
+  const where = address === undefined
+    ? "served by a pad server already listening there, which keeps its own pads"
+    : storedText(config, path);
+  if (address !== undefined) {
+    console.error(
+      `rustpad-mcp: pad server process ${address.pid} ${
+        joined.started ? "started" : "joined"
+      }: it goes on serving people after this session, until SIGTERM or ${address.idleSeconds} s idle (RUSTPAD_PAD_SERVER_IDLE_SECONDS)${
+        joined.started ? `; it says what it does in ${home.log}` : ""
+      }`,
     );
   }
   console.error(
-    `rustpad-mcp: embedded pad server at ${place.url.href} (${where}); open ${place.url.href}#NAME in a browser to edit pad NAME beside the agent`,
+    `rustpad-mcp: embedded pad server at ${url.href} (${where}); open ${url.href}#NAME in a browser to edit pad NAME beside the agent`,
   );
-  return handle(place, desk);
+  const watch = address === undefined ? undefined : keepJoined(
+    url,
+    home,
+    // Four asks per idle time, so this agent keeps it from going idle.
+    address.idleSeconds === 0
+      ? HEARTBEAT_MS
+      : Math.max(100, Math.min(HEARTBEAT_MS, address.idleSeconds * 250)),
+    () => start({ hostname: listen.hostname, port: Number(url.port) }, false),
+  );
+  return {
+    embedded: {
+      url,
+      [Symbol.asyncDispose]: () => Promise.resolve(clearInterval(watch)),
+    },
+    secret: joined.secret,
+  };
 }
 
-function handle(place: PadPlace, desk: BackendDesk): EmbeddedPads {
-  const signals: Deno.Signal[] = Deno.build.os === "windows"
-    ? ["SIGINT", "SIGBREAK"]
-    : ["SIGINT", "SIGTERM"];
-  let onSignal: (() => void) | undefined;
-  const stop = async () => {
-    if (onSignal !== undefined) {
-      for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
+/**
+ * Ask the pad server at `url` every `everyMs` (so it does not go idle
+ * while this agent runs); when it stopped answering twice, start it again
+ * with `restart`. A failure to is said once, not at every try.
+ */
+function keepJoined(
+  url: URL,
+  home: PadHome,
+  everyMs: number,
+  restart: () => Promise<Joined>,
+): ReturnType<typeof setInterval> {
+  let busy = false;
+  let missed = 0;
+  let failing = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      if (await answersAsPadServer(url)) {
+        missed = 0;
+        failing = false;
+        return;
+      }
+      if (++missed < 2) return;
+      // Stopped on purpose (SIGTERM, idle), it took its address with it:
+      // it stays stopped. Killed, it left it behind: start it again.
+      if (await readAddress(home.address) === undefined) {
+        if (!failing) {
+          console.error(
+            `rustpad-mcp: the pad server at ${url.href} stopped: the tools cannot reach their pads until it runs again (rustpad-mcp pad-server, or restart this MCP server)`,
+          );
+        }
+        failing = true;
+        return;
+      }
+      const joined = await restart();
+      missed = 0;
+      failing = false;
+      console.error(
+        joined.url.href === url.href
+          ? `rustpad-mcp: the pad server at ${url.href} stopped: ${
+            joined.started ? "started it again" : "joined the one now there"
+          } (pid ${joined.address?.pid ?? "unknown"})`
+          : `rustpad-mcp: Cannot serve the pads at ${url.href} again as the pad server now runs at ${joined.url.href}: restart this MCP server to use it`,
+      );
+    } catch (error) {
+      if (failing) return;
+      failing = true;
+      const lines = error instanceof StartFailure
+        ? error.lines
+        : [(error as Error).message];
+      console.error(
+        `rustpad-mcp: Cannot start the pad server at ${url.href} again: ${
+          lines.at(-1) ?? "it exited"
+        }; see ${home.log}; trying again every ${everyMs} ms`,
+      );
+    } finally {
+      busy = false;
     }
-    await place[Symbol.asyncDispose]();
-  };
-  return {
-    get server() {
-      return place.server;
-    },
-    url: place.url,
-    exitOnSignal() {
-      onSignal = () => {
-        console.error("rustpad-mcp: stopping the embedded pad server");
-        void stop().then(() => Deno.exit(0));
-      };
-      for (const signal of signals) Deno.addSignalListener(signal, onSignal);
-    },
-    attach(backend) {
-      desk.backend = backend;
-    },
-    [Symbol.asyncDispose]: stop,
-  };
+  }, everyMs);
+  Deno.unrefTimer(timer);
+  return timer;
 }

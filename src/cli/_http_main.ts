@@ -4,7 +4,7 @@
 // line names the bound URL, so scripts and tests started with port 0 can
 // read the port. A bad token file or an unreachable Redis is exit code 2.
 
-import { type Backend, createBackend } from "../backend/backend.ts";
+import { createBackend } from "../backend/backend.ts";
 import { openStateStore } from "../backend/open_state.ts";
 import {
   type StateStore,
@@ -24,7 +24,6 @@ export async function runHttp(
   config: Config,
   listen: { hostname: string; port: number },
   startNotes: readonly string[] = [],
-  onBackend: (backend: Backend) => void = () => {},
 ): Promise<number> {
   // Every line of this mode through one writer, so they keep their order.
   const log = stderrLines();
@@ -66,7 +65,6 @@ export async function runHttp(
     state,
     identities: identities.length + (config.httpToken === undefined ? 0 : 1),
   });
-  onBackend(backend);
   let server;
   try {
     server = serveHttp(backend, {

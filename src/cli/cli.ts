@@ -8,8 +8,8 @@
  */
 
 import { parseArgs } from "node:util";
-import { createBackend } from "../backend/backend.ts";
 import { runHttp } from "./_http_main.ts";
+import { padServerMain } from "./pad_server_main.ts";
 import { configure, embeddedFlagArgs } from "./_embedded.ts";
 import { parseListen } from "../config/listen.ts";
 import { usage } from "../config/usage.ts";
@@ -25,7 +25,9 @@ const PUBLIC_DEFAULT_NOTE =
  * Run the CLI: `--help`, `--version`, `--http [HOST:]PORT` (serve MCP over
  * Streamable HTTP until SIGTERM or SIGINT), or serve MCP over stdio until
  * stdin closes; `--embedded [[HOST:]PORT]` (or `RUSTPAD_URL=embedded`)
- * runs the compatible pad server, with its web editor, in the same process.
+ * joins the compatible pad server, with its web editor, starting it as a
+ * process of its own on first use. `pad-server ...` runs that pad server
+ * (see `pad_server_main.ts`).
  *
  * @param args The command-line arguments, without the program.
  * @returns The process exit code.
@@ -38,6 +40,7 @@ const PUBLIC_DEFAULT_NOTE =
  * ```
  */
 export async function main(args: string[]): Promise<number> {
+  if (args[0] === "pad-server") return await padServerMain(args.slice(1));
   let flags: {
     help?: boolean | undefined;
     version?: boolean | undefined;
@@ -77,8 +80,9 @@ export async function main(args: string[]): Promise<number> {
   const configured = await configure(flags.embedded);
   if (typeof configured === "number") return configured;
   const { config } = configured;
-  // Stops the embedded pad server, if any, however main returns.
-  await using embedded = configured.embedded;
+  // Stops watching the embedded pad server, if any, however main returns;
+  // the pad server goes on.
+  await using _embedded = configured.embedded;
 
   let listen = config.listen;
   if (flags.http !== undefined) {
@@ -95,14 +99,8 @@ export async function main(args: string[]): Promise<number> {
   // Said once serving starts, after every refusal that could come first.
   const notes = configured.publicDefault ? [PUBLIC_DEFAULT_NOTE] : [];
   if (listen !== undefined) {
-    return await runHttp(
-      config,
-      listen,
-      notes,
-      (backend) => embedded?.attach(backend),
-    );
+    return await runHttp(config, listen, notes);
   }
-  embedded?.exitOnSignal();
   for (const note of notes) console.error(note);
   if (Deno.stdin.isTerminal()) {
     // Someone ran it by hand (deno task start): say what it waits for.
@@ -110,11 +108,7 @@ export async function main(args: string[]): Promise<number> {
       "rustpad-mcp: this is an MCP server on stdio: it waits for an MCP client to talk to it on stdin; add it to a client (see README), or try deno task demo. Ctrl-D or Ctrl-C stops it",
     );
   }
-  if (embedded === undefined) return await serveStdio(config);
-  // The pad server's page decides the suggestions this backend holds.
-  await using backend = createBackend(config);
-  embedded.attach(backend);
-  return await serveStdio(config, backend);
+  return await serveStdio(config);
 }
 
 async function writeStdout(text: string): Promise<void> {

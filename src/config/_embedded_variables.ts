@@ -20,7 +20,8 @@ type EmbeddedKey =
   | "embeddedPublicHost"
   | "embeddedAllowedOrigins"
   | "embeddedMaxConnections"
-  | "embeddedMaxSocketsPerPad";
+  | "embeddedMaxSocketsPerPad"
+  | "padServerIdleSeconds";
 
 /** An origin as a browser sends it: scheme://host[:port], nothing more. */
 function isOrigin(item: string): boolean {
@@ -85,7 +86,7 @@ export const EMBEDDED_VARIABLES: {
   embeddedListen: {
     name: "RUSTPAD_EMBEDDED_LISTEN",
     meaning:
-      "[HOST:]PORT the embedded pad server listens on unless --embedded gives one; HOST defaults to 127.0.0.1, port 0 picks a free port. When the port is taken by a pad server (another rustpad-mcp --embedded, or Rustpad), the tools use that one; when by anything else, the first free one of the 9 ports after it, else any free port.",
+      "[HOST:]PORT the embedded pad server listens on unless --embedded gives one; HOST defaults to 127.0.0.1, port 0 picks a free port. When the pad server of the same pads already runs (its address is in the data directory), --embedded joins it wherever it listens; when the port is taken by another pad server (Rustpad), the tools use that one; when by anything else, the first free one of the 9 ports after it, else any free port.",
     default: "127.0.0.1:3030",
     parse: (value, name) =>
       listenValue()(value, name) ?? DEFAULT_EMBEDDED_LISTEN,
@@ -121,5 +122,12 @@ export const EMBEDDED_VARIABLES: {
       "The most sockets open on one pad of the embedded pad server; one more is closed at once with code 1013 and the reason: an integer from 1 to 1000000.",
     default: "256",
     parse: integerValue({ min: 1, max: 1_000_000, fallback: 256 }),
+  },
+  padServerIdleSeconds: {
+    name: "RUSTPAD_PAD_SERVER_IDLE_SECONDS",
+    meaning:
+      "Seconds the pad server (deno task pad-server, or the one --embedded starts as a process of its own) goes on with no person and no agent connected before it stops: no socket open and no request, while every running --embedded agent asks every few seconds. 0 keeps it running until SIGTERM: an integer from 0 to 31536000.",
+    default: "3600",
+    parse: integerValue({ min: 0, max: 31_536_000, fallback: 3600 }),
   },
 };

@@ -229,6 +229,21 @@ export interface Config {
    * @default {256}
    */
   readonly embeddedMaxSocketsPerPad: number;
+  /**
+   * Seconds the embedded pad server, a process of its own, goes on with no
+   * socket open and no request (agents running ask every few seconds)
+   * before it stops; 0: never.
+   *
+   * @default {3600}
+   */
+  readonly padServerIdleSeconds: number;
+  /**
+   * The agent secret of the embedded pad server (its `agent.secret`),
+   * presented when pad sockets open so people see this server's sessions
+   * as agents. Not a variable: `--embedded` reads it from the pad server's
+   * data directory once it joins it.
+   */
+  readonly agentSecret?: string;
 }
 
 /** One environment variable and how to read it. */
@@ -242,7 +257,7 @@ export interface Variable<T> {
 }
 
 /** What the variables give, before the tool lists combine into `tools`. */
-export type Settings = Omit<Config, "tools"> & {
+export type Settings = Omit<Config, "tools" | "agentSecret"> & {
   readonly allowTools: ReadonlySet<ToolName> | undefined;
   readonly denyTools: ReadonlySet<ToolName> | undefined;
 };

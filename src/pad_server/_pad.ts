@@ -24,6 +24,8 @@ export class Pad {
   #language: string | null = null;
   readonly #users = new Map<number, UserInfo>();
   readonly #cursors = new Map<number, CursorData>();
+  /** The user ids whose connection presented the agent secret. */
+  readonly #agents = new Set<number>();
   #nextUserId = 0;
   #welcomeHistory: { revision: number; frame: string } | undefined;
 
@@ -56,9 +58,14 @@ export class Pad {
     return { text: this.text, language: this.#language };
   }
 
-  /** A new connection's user id: a counter, never reused. */
-  join(): number {
-    return this.#nextUserId++;
+  /**
+   * A new connection's user id: a counter, never reused; `agent` marks
+   * the user as an agent in its `UserInfo`.
+   */
+  join(agent = false): number {
+    const id = this.#nextUserId++;
+    if (agent) this.#agents.add(id);
+    return id;
   }
 
   /**
@@ -120,10 +127,14 @@ export class Pad {
       return { Language: message.SetLanguage };
     }
     if ("ClientInfo" in message) {
-      // Ours: the real server keeps and replays names of any length.
-      const info = {
-        ...message.ClientInfo,
-        name: cutName(message.ClientInfo.name),
+      // Ours: the real server keeps and replays names of any length. Only
+      // the server says who is an agent (see docs/protocol.md), whatever
+      // the client sent.
+      const { name, hue } = message.ClientInfo;
+      const info: UserInfo = {
+        name: cutName(name),
+        hue,
+        ...this.#agents.has(id) && { agent: true as const },
       };
       this.#users.set(id, info);
       return { UserInfo: { id, info } };
@@ -141,6 +152,7 @@ export class Pad {
   leave(id: number): ServerMessage {
     this.#users.delete(id);
     this.#cursors.delete(id);
+    this.#agents.delete(id);
     return { UserInfo: { id, info: null } };
   }
 

@@ -71,11 +71,14 @@ export class Room {
     return this.#text.bytes;
   }
 
-  /** Greet a new connection: `Identity`, then the initial burst. */
-  connect(socket: ServerWebSocket): Connection {
+  /**
+   * Greet a new connection: `Identity`, then the initial burst; `agent`
+   * marks its user as an agent.
+   */
+  connect(socket: ServerWebSocket, agent = false): Connection {
     const { faults } = this.#context;
     const connection = new Connection(
-      this.pad.join(),
+      this.pad.join(agent),
       new Outbox(socket, () => faults.frameDelayMs),
       {
         handle: (connection, frame) => this.#handle(connection, frame),

@@ -8,6 +8,7 @@ import type { Faults } from "./_fault_queue.ts";
 import { Room } from "./_room.ts";
 import { StepScheduler } from "./_scheduler.ts";
 import type { PadStorage } from "./pad_database.ts";
+import { presentsAgentSecret } from "./agent_secret.ts";
 
 /** Sockets, pads and timers of one pad server. */
 export class SocketHub {
@@ -21,11 +22,20 @@ export class SocketHub {
   readonly #scheduler = new StepScheduler();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #stopped = false;
+  /** When the last request came or the last socket closed. */
+  #lastActive = performance.now();
 
-  constructor(rooms: Map<string, Room>, faults: Faults, seed: number) {
+  readonly #agentSecret: string | undefined;
+
+  constructor(
+    rooms: Map<string, Room>,
+    faults: Faults,
+    { seed = 1, agentSecret }: { seed?: number; agentSecret?: string },
+  ) {
     this.#rooms = rooms;
     this.#faults = faults;
     this.#random = mulberry32(seed);
+    this.#agentSecret = agentSecret;
   }
 
   /** The pad in memory, loaded from `database` (or empty) if it is not. */
@@ -73,15 +83,30 @@ export class SocketHub {
     return true;
   }
 
-  /** Follow a socket of `room` from its upgrade to its close. */
-  watch(socket: ServerWebSocket, room: Room): void {
+  /** A request came: the server is not idle. */
+  touch(): void {
+    this.#lastActive = performance.now();
+  }
+
+  /** Milliseconds since the last request or socket; 0 while one is open. */
+  idleMs(): number {
+    if (this.#sockets.size > 0) return 0;
+    return Math.max(0, performance.now() - this.#lastActive);
+  }
+
+  /**
+   * Follow a socket of `room` from its `upgrade` request to its close; its
+   * user is an agent if the request presents the agent secret.
+   */
+  watch(socket: ServerWebSocket, room: Room, upgrade: Request): void {
+    const agent = presentsAgentSecret(upgrade, this.#agentSecret);
     let connection: Connection | undefined;
     const { promise, resolve } = Promise.withResolvers<void>();
     this.#sockets.set(socket, promise);
     this.#perPad.set(room.id, this.socketCount(room.id) + 1);
     socket.addEventListener("open", () => {
       if (this.#stopped) socket.close();
-      else connection = room.connect(socket);
+      else connection = room.connect(socket, agent);
     });
     socket.onmessage = ({ data }) => {
       // Binary frames are ignored, as on the real server.
@@ -93,6 +118,7 @@ export class SocketHub {
       const left = this.socketCount(room.id) - 1;
       if (left > 0) this.#perPad.set(room.id, left);
       else this.#perPad.delete(room.id);
+      this.touch();
       resolve();
     });
   }

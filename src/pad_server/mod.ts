@@ -4,8 +4,10 @@
  * `/api/`, persists pads in memory or in SQLite, keeps the real server's
  * 16-message metadata queue, and takes injected faults (slow frames,
  * dropped, stalled or late edits, late departures, a connection cut
- * mid-history, malformed frames, slow sockets). `--embedded` runs it in the
- * MCP server's process; `deno task demo` and the tests run it alone.
+ * mid-history, malformed frames, slow sockets). `rustpad-mcp pad-server`
+ * runs it as the pads' home, a process of its own that `--embedded` starts
+ * and joins; agents present `agent.secret` (see {@linkcode agentSecret}) to
+ * be shown to people as agents.
  *
  * ```ts
  * import { startPadServer } from "./mod.ts";
@@ -38,6 +40,11 @@ export {
   type PersistedPad,
 } from "./pad_database.ts";
 export { SqlitePadDatabase } from "./sqlite_pad_database.ts";
+export {
+  AGENT_SECRET_FILE,
+  agentSecret,
+  presentsAgentSecret,
+} from "./agent_secret.ts";
 export type { WebSocketLimits } from "../http/mod.ts";
 export type {
   SuggestionDecision,

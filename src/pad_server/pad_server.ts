@@ -9,9 +9,8 @@
  * `SqlitePadDatabase` when one is given, and leave memory after
  * `expiryDays` without a socket opening them, as on the real server.
  *
- * Run it on its own with
- * `deno run -A src/pad_server/pad_server.ts [--port N] [--hostname H]`: it
- * prints its URL on one line and serves until SIGINT or SIGTERM.
+ * Run it on its own in memory with `deno run -A src/pad_server/pad_server.ts`
+ * (`--help`), or as the pads' home with `rustpad-mcp pad-server`.
  *
  * @module
  */
@@ -134,7 +133,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     const state = { faults: noFaults(), rooms: new Map<string, Room>() };
     attachState(this, state);
     this.#rooms = state.rooms;
-    this.#hub = new SocketHub(state.rooms, state.faults, options.seed ?? 1);
+    this.#hub = new SocketHub(state.rooms, state.faults, options);
     this.#policy = accessPolicy(options.publicHost, options.allowedOrigins);
     this.#bounds = bounds(options);
     const log = options.log ?? ((line: string) => console.error(line));
@@ -224,6 +223,11 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     return this.#logFailure(() => persistRooms(this.#rooms.values(), database));
   }
 
+  /** Milliseconds since the last request or socket; 0 while one is open. */
+  idleMs(): number {
+    return this.#hub.idleMs();
+  }
+
   /** Run `task`; log its failure, never throw it (a timer calls it). */
   #logFailure(task: () => unknown): boolean {
     try {
@@ -286,6 +290,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   }
 
   async #serve(request: Request): Promise<Response> {
+    this.#hub.touch();
     try {
       return refuseForeign(request, this.#policy) ??
         await this.#route(request);
@@ -356,7 +361,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     // As on the real server, the pad exists from the upgrade request on.
     const room = this.#hub.openRoom(padId, this.database);
     room.lastAccessed = Date.now();
-    this.#hub.watch(socket, room);
+    this.#hub.watch(socket, room, request);
     return response;
   }
 }

@@ -46,6 +46,13 @@ export interface PadServerOptions {
    */
   suggestions?: SuggestionDesk;
   /**
+   * The secret agents present as `Authorization: Bearer <secret>` when
+   * they open a pad socket (see `agent_secret.ts`): the server marks such a
+   * connection as an agent, with `"agent": true` in the `UserInfo` it
+   * sends for it. Without it no connection is marked.
+   */
+  agentSecret?: string;
+  /**
    * How often to snapshot pads whose revision changed into the database, in
    * milliseconds; `0` snapshots only when `PadServer.snapshot` is
    * called. The real server waits 3 to 4 seconds.

@@ -15,6 +15,8 @@ export interface SessionPoolOptions {
   timeoutMs?: number;
   /** How the sessions appear to the people in the pad. */
   user?: UserInfo;
+  /** As `PadSessionOptions.agentSecret`, for every session. */
+  agentSecret?: string;
   /** Close a session after it has been unused this long. @default {120000} */
   idleMs?: number;
   /**

@@ -42,8 +42,18 @@ export class SessionSocket {
   #onIdentity: () => void = () => {};
   #socketError: string | undefined;
 
-  /** Start connecting at once; {@linkcode SessionSocket.connect} waits. */
-  constructor(url: URL, padId: string, timeoutMs: number, state: PadState) {
+  /**
+   * Start connecting at once; {@linkcode SessionSocket.connect} waits.
+   * An `agentSecret` goes as `Authorization: Bearer`, so a pad server of
+   * ours marks the session as an agent.
+   */
+  constructor(
+    url: URL,
+    padId: string,
+    timeoutMs: number,
+    state: PadState,
+    { agentSecret }: { agentSecret?: string | undefined } = {},
+  ) {
     this.url = url;
     this.padId = padId;
     this.timeoutMs = timeoutMs;
@@ -66,7 +76,12 @@ export class SessionSocket {
             ),
         ),
     });
-    this.#socket = new WebSocket(url);
+    // Deno's WebSocket takes headers (WebSocketOptions), which the DOM
+    // library's types some programs load do not declare.
+    const options = { headers: { authorization: `Bearer ${agentSecret}` } };
+    this.#socket = agentSecret === undefined
+      ? new WebSocket(url)
+      : new WebSocket(url, options as unknown as string[]);
     this.#socketClosed = new Promise((resolve) => {
       this.#socket.addEventListener("close", () => resolve(), { once: true });
     });

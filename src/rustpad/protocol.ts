@@ -29,6 +29,8 @@ export interface UserInfo {
   name: string;
   /** Colour wheel angle, an unsigned 32-bit integer. */
   hue: number;
+  /** Ours, read from our pad server only: an agent (docs/protocol.md). */
+  agent?: boolean;
 }
 
 /** A user's cursors and selections, in code point offsets. */
@@ -142,7 +144,7 @@ export function parseServerMessage(frame: string): ServerMessage {
       const fields = readObject(body, "UserInfo");
       const info = fields.info === null
         ? null
-        : readUserInfo(fields.info, "UserInfo.info");
+        : readUserInfo(fields.info, "UserInfo.info", true);
       return { UserInfo: { id: readUserId(fields.id, "UserInfo.id"), info } };
     }
     case "UserCursor": {
@@ -337,11 +339,12 @@ function readUserId(value: unknown, where: string): UserId {
   throw shapeError(where, value);
 }
 
-function readUserInfo(value: unknown, where: string): UserInfo {
+function readUserInfo(value: unknown, where: string, server = false): UserInfo {
   const fields = readObject(value, where);
   return {
     name: readString(fields.name, `${where}.name`),
     hue: readInteger(fields.hue, `${where}.hue`, U32_MAX),
+    ...server && fields.agent === true && { agent: true as const },
   };
 }
 

@@ -34,6 +34,13 @@ export interface PadSessionOptions {
    * (`ClientInfo`). Without it the session stays invisible in the user list.
    */
   user?: UserInfo;
+  /**
+   * The agent secret of a pad server of ours (its `agent.secret` file):
+   * sent as `Authorization: Bearer <secret>` when the socket opens, so the
+   * pad server shows this session to people as an agent. Never give it
+   * for a server other than the one whose secret it is.
+   */
+  agentSecret?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -67,10 +74,17 @@ export class PadSession {
   #state = new PadState();
   #socket: SessionSocket;
 
-  private constructor(url: URL, padId: string, timeoutMs: number) {
+  private constructor(
+    url: URL,
+    padId: string,
+    timeoutMs: number,
+    agentSecret: string | undefined,
+  ) {
     this.url = url;
     this.padId = padId;
-    this.#socket = new SessionSocket(url, padId, timeoutMs, this.#state);
+    this.#socket = new SessionSocket(url, padId, timeoutMs, this.#state, {
+      agentSecret,
+    });
   }
 
   /**
@@ -94,6 +108,7 @@ export class PadSession {
       url,
       padId,
       options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      options.agentSecret,
     );
     try {
       await session.#socket.connect(options.user);

@@ -164,6 +164,8 @@ export class SessionPool {
         ...this.#options.timeoutMs !== undefined &&
           { timeoutMs: this.#options.timeoutMs },
         ...this.#options.user !== undefined && { user: this.#options.user },
+        ...this.#options.agentSecret !== undefined &&
+          { agentSecret: this.#options.agentSecret },
       });
     const entry: Entry = {
       session: room?.then(open, open) ?? open(),

@@ -39,7 +39,8 @@ export async function embedded(
       "bash",
       ...command,
     ],
-    env: { NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "", ...env },
+    // The parent's environment (DENO_DIR among it), as a client gives it.
+    env: { ...Deno.env.toObject(), NO_COLOR: "1", ...env },
     stderr: "pipe",
   });
   let stderr = "";

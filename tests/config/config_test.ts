@@ -266,6 +266,7 @@ Deno.test("loadConfig() reads every variable at once", () => {
     RUSTPAD_MCP_TOKENS: "/etc/rustpad-mcp/tokens",
     RUSTPAD_STATE_URL: "redis://127.0.0.1:6379/2",
     RUSTPAD_STATE_PASSWORD: "hunter2",
+    RUSTPAD_PAD_SERVER_IDLE_SECONDS: "0",
   });
   assert.deepEqual({
     ...config,
@@ -312,5 +313,6 @@ Deno.test("loadConfig() reads every variable at once", () => {
     embeddedAllowedOrigins: [],
     embeddedMaxConnections: 1024,
     embeddedMaxSocketsPerPad: 256,
+    padServerIdleSeconds: 0,
   });
 });

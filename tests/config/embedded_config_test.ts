@@ -38,3 +38,19 @@ Deno.test("a bad RUSTPAD_EMBEDDED_PUBLIC, RUSTPAD_EMBEDDED_DB or RUSTPAD_EMBEDDE
     /^RUSTPAD_EMBEDDED_LISTEN="localhost:99999" is not accepted: expected \[HOST:\]PORT/,
   );
 });
+
+Deno.test("RUSTPAD_PAD_SERVER_IDLE_SECONDS is 3600 unless set, 0 means never, and anything but an integer from 0 to 31536000 is refused", () => {
+  assert.equal(loadConfig({}).padServerIdleSeconds, 3600);
+  assert.equal(
+    loadConfig({ RUSTPAD_PAD_SERVER_IDLE_SECONDS: " 0 " }).padServerIdleSeconds,
+    0,
+  );
+  for (const value of ["-1", "1h", "31536001"]) {
+    assert.match(
+      refusal({ RUSTPAD_PAD_SERVER_IDLE_SECONDS: value }),
+      new RegExp(
+        `^RUSTPAD_PAD_SERVER_IDLE_SECONDS="${value}" is not accepted: expected an integer from 0 to 31536000`,
+      ),
+    );
+  }
+});

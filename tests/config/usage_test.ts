@@ -38,6 +38,7 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
     "RUSTPAD_EMBEDDED_ALLOWED_ORIGINS",
     "RUSTPAD_EMBEDDED_MAX_CONNECTIONS",
     "RUSTPAD_EMBEDDED_MAX_SOCKETS_PER_PAD",
+    "RUSTPAD_PAD_SERVER_IDLE_SECONDS",
   ]);
   const defaults = Object.fromEntries(
     CONFIG_VARIABLES.map((v) => [v.name, v.default]),
@@ -57,6 +58,7 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
   assert.equal(defaults.RUSTPAD_EMBEDDED_LISTEN, "127.0.0.1:3030");
   assert.equal(defaults.RUSTPAD_EMBEDDED_MAX_CONNECTIONS, "1024");
   assert.equal(defaults.RUSTPAD_EMBEDDED_MAX_SOCKETS_PER_PAD, "256");
+  assert.equal(defaults.RUSTPAD_PAD_SERVER_IDLE_SECONDS, "3600");
   assert.equal(defaults.RUSTPAD_MCP_MAX_CONNECTIONS, "1024");
   assert.equal(defaults.RUSTPAD_MCP_REQUEST_TIMEOUT_MS, "10000");
   assert.equal(defaults.RUSTPAD_MCP_KEEP_ALIVE_TIMEOUT_MS, "5000");

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { versionProblem } from "../../scripts/compile.ts";
+import { padServerProblem, versionProblem } from "../../scripts/compile.ts";
 import { VERSION } from "../../mod.ts";
 
 const SCRIPT = new URL("../../scripts/compile.ts", import.meta.url).pathname;
@@ -68,4 +68,41 @@ Deno.test("versionProblem() accepts a binary that answers --version as rustpad-m
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("padServerProblem() accepts a binary whose pad-server --help answers the pad server's usage, and names what any other answered", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const good = await fakeBinary(
+      dir,
+      "Usage: rustpad-mcp pad-server [--listen [HOST:]PORT]",
+    );
+    assert.equal(await padServerProblem(good), undefined);
+    const mcpOnly = await fakeBinary(dir, `rustpad-mcp ${VERSION}`);
+    assert.equal(
+      await padServerProblem(mcpOnly),
+      `Cannot use ${mcpOnly} as it does not answer pad-server --help with the pad server's usage: current answer is "rustpad-mcp ${VERSION}" (exit code 0)`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("mod.ts pad-server --help answers the usage padServerProblem() looks for", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("../../mod.ts", import.meta.url).pathname,
+      "pad-server",
+      "--help",
+    ],
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+  }).output();
+  assert.equal(output.code, 0);
+  assert.match(
+    new TextDecoder().decode(output.stdout),
+    /^Usage: rustpad-mcp pad-server \[--listen \[HOST:\]PORT\]/,
+  );
 });

@@ -59,8 +59,19 @@ function padId(): string {
 
 const id = padId();
 let user = savedPerson();
-/** The user ids of agents in the pad, as the pad server knows them. */
-let agents: ReadonlySet<UserId> = new Set();
+/** The user ids of agents the suggestion list names. */
+let listedAgents: ReadonlySet<UserId> = new Set();
+
+/**
+ * The user ids of agents in the pad: those the pad server marked as
+ * agents when they joined (`"agent": true` in their `UserInfo`, see
+ * docs/protocol.md), and those the suggestion list names.
+ */
+function agentIds(): ReadonlySet<UserId> {
+  const ids = new Set(listedAgents);
+  for (const [id, { info }] of client.peers) if (info.agent) ids.add(id);
+  return ids;
+}
 const language = new Compartment();
 /** The language last asked for: a slower fetch of another one is dropped. */
 let wantedLanguage = "plaintext";
@@ -198,6 +209,7 @@ function scheduleRender(): void {
   renderQueued = true;
   queueMicrotask(() => {
     renderQueued = false;
+    const agents = agentIds();
     showPeers(view, client.text, client.peers, agents);
     renderPeople(
       element("people"),
@@ -259,7 +271,7 @@ const suggestions = new Suggestions({
   view,
   userId: () => client.userId,
   agents(ids) {
-    agents = ids;
+    listedAgents = ids;
     scheduleRender();
   },
 });
