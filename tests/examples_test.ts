@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { SqlitePadDatabase } from "../src/pad_server/mod.ts";
 import { RawPerson } from "./_person.ts";
+import { childEnv } from "./_child_env.ts";
 import { type ScratchHome, scratchHome } from "./cli/_run.ts";
 
 const DEMO = new URL("../examples/demo.ts", import.meta.url).pathname;
@@ -173,15 +174,6 @@ Deno.test("the demo stops after its time limit when nobody opens the pad, and sa
   assert.doesNotMatch(demo.stdout, /Ada opens the pad/);
 });
 
-function inherited(...names: string[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of names) {
-    const value = Deno.env.get(name);
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
-}
-
 Deno.test("the library example appends twice to a pad and reads it back over HTTP", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
@@ -192,7 +184,7 @@ Deno.test("the library example appends twice to a pad and reads it back over HTT
     ],
     // No RUSTPAD_URL: the example starts the compatible server itself.
     clearEnv: true,
-    env: { NO_COLOR: "1", ...inherited("HOME", "PATH", "DENO_DIR") },
+    env: childEnv(),
     stdin: "null",
   }).output();
   const stdout = new TextDecoder().decode(output.stdout);
