@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { versionProblem } from "../../scripts/compile.ts";
+import { compileFailure, versionProblem } from "../../scripts/compile.ts";
 import { VERSION } from "../../mod.ts";
 
 const SCRIPT = new URL("../../scripts/compile.ts", import.meta.url).pathname;
@@ -68,4 +68,48 @@ Deno.test("versionProblem() accepts a binary that answers --version as rustpad-m
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("`deno task compile` that cannot download denort says so in one line, points at DENORT_BIN, and leaves no empty output folder", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const output = `${dir}/dist/rustpad-mcp`;
+    // A proxy nothing listens on stands for no network; another platform's
+    // denort is not in the cache, so deno compile must download it.
+    const other = Deno.build.os === "darwin"
+      ? "x86_64-unknown-linux-gnu"
+      : "aarch64-apple-darwin";
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", SCRIPT, "--target", other, "--output", output],
+      env: {
+        NO_COLOR: "1",
+        HTTPS_PROXY: "http://127.0.0.1:1",
+        https_proxy: "http://127.0.0.1:1",
+      },
+      stdin: "null",
+    }).output();
+    const stderr = new TextDecoder().decode(run.stderr);
+    assert.notEqual(run.code, 0, stderr);
+    assert.match(
+      stderr,
+      new RegExp(
+        `^compile: Cannot compile as deno compile could not download https://\\S+/denort-${other}\\.zip \\(.+\\): build offline by pointing DENORT_BIN at denort of this Deno version \\(${Deno.version.deno}\\)`,
+      ),
+    );
+    assert.doesNotMatch(stderr, /Stack backtrace/);
+    assert.equal(stderr.trim().split("\n").length, 1, stderr);
+    await assert.rejects(Deno.stat(`${dir}/dist`), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("compileFailure() names Deno's error line, without its backtrace, for a failure other than the download", () => {
+  assert.equal(
+    compileFailure(
+      'Check mod.ts\nerror: Module not found "file:///x.ts".\n\nStack backtrace:\n   0: <unknown>\n',
+      1,
+    ),
+    'Cannot compile as deno compile failed with exit code 1: error: Module not found "file:///x.ts".',
+  );
 });
