@@ -159,6 +159,7 @@ Deno.test("Ctrl-C at the terminal while the demo waits stops the demo and its se
   demo.interrupt();
   assert.equal(await demo.exit(), 0, demo.stdout);
   assert.match(demo.stdout, /\nStopped\. The pads are kept \(.*\)\.\n$/);
+  assert.doesNotMatch(demo.stdout, /Nobody opened/);
   assert.equal(keptText(home, "demo"), "# Plan\n\nTODO: intro\n");
 });
 

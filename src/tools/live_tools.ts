@@ -152,9 +152,12 @@ export const waitForChangeTool: ToolDefinition = defineTool({
     return untrustedResult(
       structured,
       summary,
-      `${
-        JSON.stringify(authors.map((author) => author.name))
-      }\n${diff}${decided}`,
+      // Only decisions: no authors' list and no diff to show.
+      outcome.changed
+        ? `${
+          JSON.stringify(authors.map((author) => author.name))
+        }\n${diff}${decided}`
+        : decided.trimStart(),
       `pad "${args.id}" (people's names and text)`,
     );
   },
