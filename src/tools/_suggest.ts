@@ -13,7 +13,7 @@ import type { ToolContext } from "./tool.ts";
 
 /** The `suggest` parameter every write tool takes. */
 export const suggestSchema = z.boolean().optional().describe(
-  "Hold for people to accept.",
+  "Propose only: a person accepts or rejects.",
 );
 
 /** A write held as a suggestion: the write tool answers `suggested`. */

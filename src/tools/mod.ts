@@ -9,6 +9,7 @@
  */
 
 import type { Config } from "../config/config.ts";
+import type { z } from "zod";
 import { TOOL_NAMES, type ToolName } from "../config/tool_names.ts";
 import { objectSchema } from "./_shared.ts";
 import { getChangesTool } from "./changes_tools.ts";
@@ -123,15 +124,44 @@ export function toolsFor(config: Config): ToolDefinition[] {
     const asks = config.confirm === "always" ||
       (config.confirm === "destructive" && tool.annotations.destructiveHint);
     const { confirm_token, suggest, ...rest } = tool.inputSchema.shape;
-    if ((asks || !confirm_token) && (suggests || !suggest)) return tool;
+    const listedSuggest = suggest === undefined
+      ? undefined
+      : (suggest as z.ZodType).meta({
+        ...(suggest as z.ZodType).meta(),
+        // Under "always" a write is held unless suggest: false.
+        ...(config.suggest === "always" && { default: true }),
+      });
     return {
       ...tool,
       inputSchema: objectSchema({
         ...rest,
         ...(asks && confirm_token && { confirm_token }),
-        ...(suggests && suggest && { suggest }),
+        ...(suggests && listedSuggest && { suggest: listedSuggest }),
       }),
+      outputSchema: asks && confirm_token
+        ? tool.outputSchema
+        : withoutAsking(tool.outputSchema),
     };
+  });
+}
+
+/**
+ * A tool's output schema without what only asking a person answers
+ * (statuses 'confirmation_required' and 'declined', `confirm_token`,
+ * `expires_in_seconds`), for a tool that cannot ask in this configuration.
+ */
+function withoutAsking(schema: z.ZodObject): z.ZodObject {
+  const { status, confirm_token, expires_in_seconds, ...rest } = schema.shape;
+  if (confirm_token === undefined && expires_in_seconds === undefined) {
+    return schema;
+  }
+  const statuses = status as z.ZodEnum | undefined;
+  return objectSchema({
+    ...rest,
+    ...(statuses !== undefined && {
+      status: statuses.exclude(["confirmation_required", "declined"])
+        .describe(statuses.description ?? ""),
+    }),
   });
 }
 
