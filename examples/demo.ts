@@ -20,7 +20,7 @@ import {
   ElicitRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { parseArgs } from "node:util";
-import { PadSession, TextOperation } from "../mod.ts";
+import { PadSession, TextOperation } from "../src/mod.ts";
 import { interrupted, sleepUnless, Terminal } from "./_terminal.ts";
 
 const { values: flags } = parseArgs({

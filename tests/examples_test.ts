@@ -196,3 +196,38 @@ Deno.test("the library example appends twice to a pad and reads it back over HTT
     /pad "from-test" over HTTP:\nHello from the library\.\nSecond line\.\n\n$/,
   );
 });
+
+Deno.test("the suggest-and-accept example: an agent's suggestion changes nothing until a person accepts it through the pad server, then lands once", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("../examples/suggest_and_accept.ts", import.meta.url).pathname,
+    ],
+    clearEnv: true,
+    env: childEnv(),
+    stdin: "null",
+  }).output();
+  const stdout = new TextDecoder().decode(output.stdout);
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  assert.match(
+    stdout,
+    /^agent: suggested s\S+\npad before: "# Plan\\n"\nperson: accepted by Ada\npad after: "# Plan\\n- ship it\\n"\n$/,
+  );
+});
+
+Deno.test("the examples import only the package's public surface: mod.ts and its pad-server and testing exports", async () => {
+  for (const name of ["library.ts", "suggest_and_accept.ts"]) {
+    const source = await Deno.readTextFile(
+      new URL(`../examples/${name}`, import.meta.url),
+    );
+    const local = [...source.matchAll(/from "(\.[^"]+)"/g)].map((m) => m[1]);
+    for (const path of local) {
+      assert.ok(
+        ["../mod.ts", "../src/pad_server/mod.ts", "../src/testing/mod.ts"]
+          .includes(path!),
+        `${name} imports ${path}`,
+      );
+    }
+  }
+});

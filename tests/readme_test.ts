@@ -3,7 +3,7 @@
 // without documenting it.
 
 import assert from "node:assert/strict";
-import { CONFIG_VARIABLES, TOOL_NAMES } from "../mod.ts";
+import { CONFIG_VARIABLES, TOOL_NAMES } from "../src/mod.ts";
 
 const README = await Deno.readTextFile(
   new URL("../README.md", import.meta.url),

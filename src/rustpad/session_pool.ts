@@ -60,7 +60,7 @@ interface Entry {
  *
  * @example
  * ```ts
- * import { SessionPool } from "@rustpad-mcp/server";
+ * import { SessionPool } from "../mod.ts";
  * import { startPadServer } from "@rustpad-mcp/server/testing";
  * import assert from "node:assert/strict";
  *

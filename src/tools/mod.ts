@@ -69,7 +69,7 @@ export {
  *
  * @example
  * ```ts
- * import { TOOL_NAMES } from "@rustpad-mcp/server";
+ * import { TOOL_NAMES } from "../mod.ts";
  * import { TOOLS } from "./mod.ts";
  * import assert from "node:assert/strict";
  *

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CONFIG_VARIABLES, TOOL_NAMES, VERSION } from "../../mod.ts";
+import { CONFIG_VARIABLES, TOOL_NAMES, VERSION } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { INITIALIZE, INITIALIZED } from "../_jsonrpc.ts";
 import { MOD, runMod } from "./_run.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { compileFailure, versionProblem } from "../../scripts/compile.ts";
-import { VERSION } from "../../mod.ts";
+import { VERSION } from "../../src/mod.ts";
 
 const SCRIPT = new URL("../../scripts/compile.ts", import.meta.url).pathname;
 

@@ -3,7 +3,7 @@
 // server, and checks the answer and the pad over HTTP or as a person.
 
 import assert from "node:assert/strict";
-import { PadSession } from "../../mod.ts";
+import { PadSession } from "../../src/mod.ts";
 import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
 
 Deno.test("a mistyped dry_run is refused, naming it and the arguments the tool takes, and nothing is written", async () => {

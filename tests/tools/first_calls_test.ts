@@ -3,7 +3,7 @@
 // server and checks the answer and the pad.
 
 import assert from "node:assert/strict";
-import { createBackend, loadConfig } from "../../mod.ts";
+import { createBackend, loadConfig } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import type { Tool } from "@modelcontextprotocol/client";
 import { startHttp } from "../_http.ts";
 import { uiClient } from "../mcp/_ui_client.ts";
-import { MAX_TEXT_LENGTH, TOOL_NAMES } from "../../mod.ts";
+import { MAX_TEXT_LENGTH, TOOL_NAMES } from "../../src/mod.ts";
 
 type Schema = {
   type?: string | string[];

@@ -12,7 +12,7 @@ import type { Tool } from "@modelcontextprotocol/client";
 import { connect } from "../_mcp.ts";
 import { startHttp } from "../_http.ts";
 import { uiClient } from "../mcp/_ui_client.ts";
-import { INSTRUCTIONS } from "../../mod.ts";
+import { INSTRUCTIONS } from "../../src/mod.ts";
 import { MAX_PAD_ID_LENGTH, padIdProblem } from "../../src/rustpad/pad_id.ts";
 
 /**
