@@ -18,7 +18,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createClient } from "redis";
-import { createBackend, createServer, loadConfig } from "../mod.ts";
+import { createBackend, createServer, loadConfig } from "../src/mod.ts";
 import { openStateStore } from "../src/backend/open_state.ts";
 import type { StateStore } from "../src/backend/state_store.ts";
 import { startPadServer } from "../src/testing/mod.ts";

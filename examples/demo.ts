@@ -22,7 +22,7 @@ import {
   ElicitRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { parseArgs } from "node:util";
-import { PadSession, TextOperation } from "../mod.ts";
+import { PadSession, TextOperation } from "../src/mod.ts";
 import { interrupted, sleepUnless, Terminal } from "./_terminal.ts";
 import { suggestAndHear } from "./_demo_suggestion.ts";
 
@@ -122,15 +122,20 @@ async function info(
   };
 }
 
-/** Someone's name once a person has the pad open; undefined on timeout. */
-async function personArrives(pad: string): Promise<string | undefined> {
+/**
+ * Someone's name once a person has the pad open; "timeout" when nobody
+ * came in time, "stopped" on Ctrl-C.
+ */
+async function personArrives(
+  pad: string,
+): Promise<{ name: string } | "timeout" | "stopped"> {
   const deadline = Date.now() + waitSeconds * 1000;
   while (Date.now() < deadline) {
     const [person] = (await info(pad)).people;
-    if (person !== undefined) return person.name;
-    if (await sleepUnless(500, stop.promise)) return undefined;
+    if (person !== undefined) return { name: person.name };
+    if (await sleepUnless(500, stop.promise)) return "stopped";
   }
-  return undefined;
+  return "timeout";
 }
 
 /** Stop listening for Ctrl-C and stdin, stop the server, say where the pads are. */
@@ -160,14 +165,15 @@ async function script(): Promise<void> {
   );
   if (!flags.once) {
     console.log(`Waiting up to ${waitSeconds} s for someone to open it...`);
-    const name = await personArrives(pad);
-    if (name === undefined) {
+    const arrived = await personArrives(pad);
+    if (arrived === "stopped") return;
+    if (arrived === "timeout") {
       console.log(
         `Nobody opened ${url} in time; run deno task demo again when ready.`,
       );
       return;
     }
-    console.log(`${name} opened the pad: the agent starts.\n`);
+    console.log(`${arrived.name} opened the pad: the agent starts.\n`);
   }
 
   const ada = await PadSession.open(baseUrl, pad, {

@@ -9,12 +9,7 @@
 // Outside this repository, import from "jsr:@rustpad-mcp/server" and
 // "jsr:@rustpad-mcp/server/testing" instead of the relative paths.
 
-import {
-  appendOperation,
-  PadSession,
-  RustpadHttpClient,
-  TextOperation,
-} from "../mod.ts";
+import { PadSession, RustpadHttpClient, TextOperation } from "../mod.ts";
 import { startPadServer } from "../src/testing/mod.ts";
 
 const padId = Deno.args[0] ?? "library-example";
@@ -30,10 +25,12 @@ const session = await PadSession.open(baseUrl, padId, {
 try {
   // An operation covers the whole text: keep everything, then insert.
   const first = await session.submit(
-    appendOperation(session.length, "Hello from the library.\n"),
+    new TextOperation().retain(session.length).insert(
+      "Hello from the library.\n",
+    ),
   );
   console.log(`appended: revision ${first.revision}`);
-  // The same by hand: retain the current length, insert at the end.
+  // Another, rebased by the session over whatever arrived meanwhile.
   await session.submit(
     new TextOperation().retain(session.length).insert("Second line.\n"),
   );

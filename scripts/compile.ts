@@ -13,6 +13,7 @@
 // script says that too.
 
 import { parseArgs } from "node:util";
+import { dirname } from "node:path";
 import { VERSION } from "../src/config/version.ts";
 
 /** How long the binary has to answer `--version`. */
@@ -76,6 +77,39 @@ export async function padServerProblem(
   } (exit code ${output.code})`;
 }
 
+/**
+ * What `deno compile` failing with `stderr` and exit `code` means, in one
+ * sentence: the download of denort (offline, or a proxy or TLS problem)
+ * names the DENORT_BIN way; any other failure names Deno's own error line,
+ * without its backtrace.
+ */
+export function compileFailure(stderr: string, code: number): string {
+  // deno colours its output unless NO_COLOR is set.
+  // deno-lint-ignore no-control-regex
+  const plain = stderr.replace(/\x1b\[[0-9;]*m/g, "");
+  const download = /error sending request for url \((\S*denort\S*\.zip)\): (.*)/
+    .exec(plain);
+  if (download !== undefined && download !== null) {
+    return `Cannot compile as deno compile could not download ${download[1]} (${
+      download[2]!.trim()
+    }): build offline by pointing DENORT_BIN at denort of this Deno version (${Deno.version.deno}), unzipped from that file fetched on a connected machine (see docs/compile.md)`;
+  }
+  const lines = plain.split("\n").map((line) => line.trim());
+  const error = lines.find((line) => line.startsWith("error:")) ??
+    lines.findLast((line) => line !== "") ?? "no message";
+  return `Cannot compile as deno compile failed with exit code ${code}: ${error}`;
+}
+
+/** Remove `directory` if it exists and holds nothing (deno compile made it). */
+async function removeIfEmpty(directory: string): Promise<void> {
+  try {
+    for await (const _ of Deno.readDir(directory)) return;
+    await Deno.remove(directory);
+  } catch {
+    // Absent or unreadable: nothing to tidy.
+  }
+}
+
 async function main(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -96,8 +130,15 @@ async function main(args: string[]): Promise<number> {
       mod,
     ],
     stdin: "null",
-  }).spawn().status;
-  if (!compiled.success) return compiled.code;
+    stderr: "piped",
+  }).output();
+  const said = new TextDecoder().decode(compiled.stderr);
+  if (!compiled.success) {
+    await removeIfEmpty(dirname(output));
+    console.error(`compile: ${compileFailure(said, compiled.code)}`);
+    return compiled.code;
+  }
+  await Deno.stderr.write(compiled.stderr);
   if (values.target !== undefined && values.target !== Deno.build.target) {
     console.error(
       `compile: ${output} is for ${values.target}, not this machine (${Deno.build.target}): run "${output} --version" there; it must answer rustpad-mcp ${VERSION}`,

@@ -21,7 +21,7 @@ import {
   type HttpServerOptions,
   loadConfig,
   serveHttp,
-} from "../mod.ts";
+} from "../src/mod.ts";
 import { type PadServer, startPadServer } from "../src/testing/mod.ts";
 import { INITIALIZE } from "./_jsonrpc.ts";
 

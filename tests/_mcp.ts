@@ -17,7 +17,7 @@ import {
   createServer,
   loadConfig,
   type RustpadMcpServer,
-} from "../mod.ts";
+} from "../src/mod.ts";
 import { type PadServer, startPadServer } from "../src/testing/mod.ts";
 
 export { waitFor } from "./_wait.ts";

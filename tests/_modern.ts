@@ -7,6 +7,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { CallToolResult } from "@modelcontextprotocol/client";
+import { childEnv } from "./_child_env.ts";
 
 /** The revision the 2026-era tests pin. */
 export const MODERN = "2026-07-28";
@@ -74,7 +75,7 @@ export async function modernStdio(
     new StdioClientTransport({
       command: Deno.execPath(),
       args: ["run", "-A", new URL("../mod.ts", import.meta.url).pathname],
-      env: { NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "", ...env },
+      env: childEnv(env),
       stderr: "ignore",
     }),
   );

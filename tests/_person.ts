@@ -3,7 +3,7 @@
 // revision it has seen, waiting for the echo before the next. The server
 // transforms each keystroke over whatever the agent did meanwhile.
 
-import { TextOperation } from "../mod.ts";
+import { TextOperation } from "../src/mod.ts";
 
 export class RawPerson implements AsyncDisposable {
   #socket: WebSocket;

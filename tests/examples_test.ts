@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { RawPerson } from "./_person.ts";
+import { childEnv } from "./_child_env.ts";
 import { scratchHome } from "./cli/_run.ts";
 import { Demo, keptText } from "./_demo.ts";
 
@@ -100,6 +101,7 @@ Deno.test("Ctrl-C at the terminal while the demo waits stops the demo and its se
   demo.interrupt();
   assert.equal(await demo.exit(), 0, demo.stdout);
   assert.match(demo.stdout, /\nStopped\. The pads are kept \(.*\)\.\n$/);
+  assert.doesNotMatch(demo.stdout, /Nobody opened/);
   assert.equal(await keptText(home, "demo"), "# Plan 🚀\n\nTODO: intro\n");
 });
 
@@ -115,15 +117,6 @@ Deno.test("the demo stops after its time limit when nobody opens the pad, and sa
   assert.doesNotMatch(demo.stdout, /Ada opens the pad/);
 });
 
-function inherited(...names: string[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of names) {
-    const value = Deno.env.get(name);
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
-}
-
 Deno.test("the library example appends twice to a pad and reads it back over HTTP", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
@@ -134,7 +127,7 @@ Deno.test("the library example appends twice to a pad and reads it back over HTT
     ],
     // No RUSTPAD_URL: the example starts the compatible server itself.
     clearEnv: true,
-    env: { NO_COLOR: "1", ...inherited("HOME", "PATH", "DENO_DIR") },
+    env: childEnv(),
     stdin: "null",
   }).output();
   const stdout = new TextDecoder().decode(output.stdout);
@@ -144,4 +137,39 @@ Deno.test("the library example appends twice to a pad and reads it back over HTT
     stdout,
     /pad "from-test" over HTTP:\nHello from the library\.\nSecond line\.\n\n$/,
   );
+});
+
+Deno.test("the suggest-and-accept example: an agent's suggestion changes nothing until a person accepts it through the pad server, then lands once", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("../examples/suggest_and_accept.ts", import.meta.url).pathname,
+    ],
+    clearEnv: true,
+    env: childEnv(),
+    stdin: "null",
+  }).output();
+  const stdout = new TextDecoder().decode(output.stdout);
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  assert.match(
+    stdout,
+    /^agent: suggested s\S+\npad before: "# Plan\\n"\nperson: accepted by Ada\npad after: "# Plan\\n- ship it\\n"\n$/,
+  );
+});
+
+Deno.test("the examples import only the package's public surface: mod.ts and its pad-server and testing exports", async () => {
+  for (const name of ["library.ts", "suggest_and_accept.ts"]) {
+    const source = await Deno.readTextFile(
+      new URL(`../examples/${name}`, import.meta.url),
+    );
+    const local = [...source.matchAll(/from "(\.[^"]+)"/g)].map((m) => m[1]);
+    for (const path of local) {
+      assert.ok(
+        ["../mod.ts", "../src/pad_server/mod.ts", "../src/testing/mod.ts"]
+          .includes(path!),
+        `${name} imports ${path}`,
+      );
+    }
+  }
 });

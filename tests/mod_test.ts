@@ -1,13 +1,37 @@
 import assert from "node:assert/strict";
-import * as mod from "../mod.ts";
+import * as mod from "../src/mod.ts";
+import * as root from "../mod.ts";
 
 const SRC = new URL("../src/", import.meta.url);
 
-Deno.test("mod.ts is the package's root export and re-exports every layer's mod.ts", async () => {
+Deno.test("mod.ts, the package's root export, is the small public surface: run it, serve it, share a backend, decide suggestions, edit a pad", async () => {
   const config = JSON.parse(
     await Deno.readTextFile(new URL("../deno.json", import.meta.url)),
   );
   assert.equal(config.exports["."], "./mod.ts");
+  assert.deepEqual(Object.keys(root).sort(), [
+    "Backend",
+    "BackendDesk",
+    "PadSession",
+    "RustpadHttpClient",
+    "RustpadMcpServer",
+    "TextOperation",
+    "VERSION",
+    "configFromEnvironment",
+    "createBackend",
+    "createServer",
+    "loadConfig",
+    "main",
+    "serveHttp",
+    "serveStdio",
+  ]);
+  // Each is the repository's own, re-exported unchanged.
+  for (const [name, value] of Object.entries(root)) {
+    assert.equal((mod as Record<string, unknown>)[name], value, name);
+  }
+});
+
+Deno.test("src/mod.ts, the repository's own index, re-exports every layer's mod.ts", async () => {
   const exported = new Map(Object.entries(mod));
   let layers = 0;
   for await (const entry of Deno.readDir(SRC)) {

@@ -7,12 +7,14 @@
 //   deno task app:host [PORT]    then open the URL it prints
 
 import { bundleChunks } from "../../scripts/bundle_editor.ts";
-import { createBackend, loadConfig, serveHttp } from "../../mod.ts";
 import {
-  startPadServer,
-  type SuggestionDesk,
-} from "../../src/pad_server/mod.ts";
-import type { Backend } from "../../src/backend/backend.ts";
+  type Backend,
+  BackendDesk,
+  createBackend,
+  loadConfig,
+  serveHttp,
+} from "../../mod.ts";
+import { startPadServer } from "../../src/pad_server/mod.ts";
 
 /** A running test host. */
 export interface AppHost extends AsyncDisposable {
@@ -66,17 +68,13 @@ export async function startAppHost(
   )).get("host_page.js")!;
   const html = PAGE(script);
   // The pad server starts first; its page decides what the backend holds.
-  const desk: { backend?: Backend } & SuggestionDesk = {
-    list: (id) => desk.backend!.suggestions.list(id),
-    decide: (id, suggestion, verdict, by) =>
-      desk.backend!.suggestions.decide(id, suggestion, verdict, by),
-  };
+  const desk = new BackendDesk();
   const pads = await startPadServer({
     ...(options.pads && { pads: options.pads }),
     suggestions: desk,
   });
   const backend = createBackend(loadConfig({ RUSTPAD_URL: pads.url }));
-  desk.backend = backend;
+  desk.attach(backend);
   const mcp = serveHttp(backend, { port: 0, log: () => {} });
   const host = Deno.serve({
     hostname: "127.0.0.1",

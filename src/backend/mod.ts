@@ -12,6 +12,7 @@ export {
   createBackend,
   MAX_READ_PADS,
 } from "./backend.ts";
+export { BackendDesk } from "./backend_desk.ts";
 export { RecentPads } from "./recent_pads.ts";
 export {
   UPSTREAM_PROBE_MS,

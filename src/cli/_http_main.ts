@@ -28,38 +28,17 @@ export async function runHttp(
   // Every line of this mode through one writer, so they keep their order.
   const log = stderrLines();
   let identities: NamedToken[] = [];
-  let state: StateStore;
   try {
     if (config.httpTokensFile !== undefined) {
       identities = await readTokenFile(config.httpTokensFile, config.httpToken);
     }
-    state = await openStateStore({
-      url: config.stateUrl,
-      password: config.statePassword,
-      timeoutMs: config.timeoutMs,
-      rustpadUrl: config.rustpadUrl,
-    });
   } catch (error) {
-    if (
-      !(error instanceof ConfigError || error instanceof StateUnreachableError)
-    ) {
-      throw error;
-    }
-    log(
-      `rustpad-mcp: ${
-        error instanceof ConfigError
-          ? error.message
-          : `Cannot start as Redis at ${error.location} (RUSTPAD_STATE_URL) ${
-            /ECONNREFUSED/.test(String((error.cause as Error)?.message))
-              ? "refused the connection"
-              : `did not answer within ${config.timeoutMs} ms`
-          } (${
-            (error.cause as Error | undefined)?.message ?? "no answer"
-          }): check the URL, the password and that Redis is up`
-      }`,
-    );
+    if (!(error instanceof ConfigError)) throw error;
+    log(`rustpad-mcp: ${error.message}`);
     return 2;
   }
+  const state = await openConfiguredState(config, log);
+  if (typeof state === "number") return state;
   // Every bearer token is an identity with its fair share of the limits.
   const backend = createBackend(config, {
     state,
@@ -128,4 +107,34 @@ export async function runHttp(
   await state.close();
   log("rustpad-mcp: stopped");
   return 0;
+}
+
+/**
+ * The state store RUSTPAD_STATE_URL names (memory without it), or exit code
+ * 2 after one line through `log` when Redis cannot be reached.
+ */
+export async function openConfiguredState(
+  config: Config,
+  log: (line: string) => void,
+): Promise<StateStore | number> {
+  try {
+    return await openStateStore({
+      url: config.stateUrl,
+      password: config.statePassword,
+      timeoutMs: config.timeoutMs,
+      rustpadUrl: config.rustpadUrl,
+    });
+  } catch (error) {
+    if (!(error instanceof StateUnreachableError)) throw error;
+    log(
+      `rustpad-mcp: Cannot start as Redis at ${error.location} (RUSTPAD_STATE_URL) ${
+        /ECONNREFUSED/.test(String((error.cause as Error)?.message))
+          ? "refused the connection"
+          : `did not answer within ${config.timeoutMs} ms`
+      } (${
+        (error.cause as Error | undefined)?.message ?? "no answer"
+      }): check the URL, the password and that Redis is up`,
+    );
+    return 2;
+  }
 }

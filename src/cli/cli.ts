@@ -8,10 +8,11 @@
  */
 
 import { parseArgs } from "node:util";
-import { runHttp } from "./_http_main.ts";
+import { createBackend } from "../backend/backend.ts";
+import { openConfiguredState, runHttp } from "./_http_main.ts";
 import { padServerMain } from "./pad_server_main.ts";
 import { configure, embeddedFlagArgs } from "./_embedded.ts";
-import { parseListen } from "../config/listen.ts";
+import { isLoopback, MIN_TOKEN_LENGTH, parseListen } from "../config/listen.ts";
 import { usage } from "../config/usage.ts";
 import { serveStdio } from "../mcp/stdio.ts";
 import { VERSION } from "../config/version.ts";
@@ -77,6 +78,24 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
 
+  const httpListen = flags.http === undefined
+    ? undefined
+    : parseListen(flags.http);
+  if (flags.http !== undefined && httpListen === undefined) {
+    console.error(
+      `rustpad-mcp: --http ${
+        JSON.stringify(flags.http)
+      } is not accepted: expected [HOST:]PORT such as 8080 or 0.0.0.0:8080`,
+    );
+    return USAGE_EXIT_CODE;
+  }
+  // Refused before anything starts (the embedded pad server included).
+  const tokenless = tokenlessPublicListen(httpListen);
+  if (tokenless !== undefined) {
+    console.error(`rustpad-mcp: ${tokenless}`);
+    return USAGE_EXIT_CODE;
+  }
+
   const configured = await configure(flags.embedded);
   if (typeof configured === "number") return configured;
   const { config } = configured;
@@ -84,18 +103,7 @@ export async function main(args: string[]): Promise<number> {
   // the pad server goes on.
   await using _embedded = configured.embedded;
 
-  let listen = config.listen;
-  if (flags.http !== undefined) {
-    listen = parseListen(flags.http);
-    if (listen === undefined) {
-      console.error(
-        `rustpad-mcp: --http ${
-          JSON.stringify(flags.http)
-        } is not accepted: expected [HOST:]PORT such as 8080 or 0.0.0.0:8080`,
-      );
-      return USAGE_EXIT_CODE;
-    }
-  }
+  const listen = httpListen ?? config.listen;
   // Said once serving starts, after every refusal that could come first.
   const notes = configured.publicDefault ? [PUBLIC_DEFAULT_NOTE] : [];
   if (listen !== undefined) {
@@ -108,7 +116,42 @@ export async function main(args: string[]): Promise<number> {
       "rustpad-mcp: this is an MCP server on stdio: it waits for an MCP client to talk to it on stdin; add it to a client (see README), or try deno task demo. Ctrl-D or Ctrl-C stops it",
     );
   }
-  return await serveStdio(config);
+  // RUSTPAD_STATE_URL unreachable: exit code 2 and one line, as --http.
+  const state = await openConfiguredState(
+    config,
+    (line) => console.error(line),
+  );
+  if (typeof state === "number") return state;
+  try {
+    await using backend = createBackend(config, { state });
+    return await serveStdio(config, backend);
+  } finally {
+    await state.close();
+  }
+}
+
+/**
+ * Why serving HTTP on `listen` cannot start, when it is off loopback and
+ * the environment names no bearer token; `undefined` when it can. Said
+ * before the embedded pad server starts (the HTTP server checks the bound
+ * address again).
+ */
+function tokenlessPublicListen(
+  listen: { hostname: string; port: number } | undefined,
+): string | undefined {
+  const env = (name: string) => Deno.env.get(name)?.trim() || undefined;
+  const listening = listen ??
+    (env("RUSTPAD_MCP_LISTEN") === undefined
+      ? undefined
+      : parseListen(env("RUSTPAD_MCP_LISTEN")!));
+  if (
+    listening === undefined || isLoopback(listening.hostname) ||
+    env("RUSTPAD_MCP_TOKEN") !== undefined ||
+    env("RUSTPAD_MCP_TOKENS") !== undefined
+  ) {
+    return undefined;
+  }
+  return `Cannot serve HTTP on ${listening.hostname} without a token as anyone who can reach it could edit pads: set RUSTPAD_MCP_TOKEN (at least ${MIN_TOKEN_LENGTH} characters) or RUSTPAD_MCP_TOKENS, or listen on 127.0.0.1`;
 }
 
 async function writeStdout(text: string): Promise<void> {

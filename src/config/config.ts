@@ -141,7 +141,7 @@ export function loadConfig(
  *
  * @example Reading the environment
  * ```ts ignore
- * import { ConfigError, configFromEnvironment } from "@rustpad-mcp/server";
+ * import { ConfigError, configFromEnvironment } from "../mod.ts";
  *
  * try {
  *   const config = configFromEnvironment();

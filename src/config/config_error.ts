@@ -10,7 +10,7 @@
  *
  * @example Catching a bad value
  * ```ts
- * import { ConfigError, loadConfig } from "@rustpad-mcp/server";
+ * import { ConfigError, loadConfig } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * try {

@@ -31,7 +31,7 @@ export type ToolName =
  *
  * @example Listing the tools
  * ```ts
- * import { TOOL_NAMES } from "@rustpad-mcp/server";
+ * import { TOOL_NAMES } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.ok(TOOL_NAMES.includes("get_document"));
@@ -65,7 +65,7 @@ export const TOOL_NAMES: readonly ToolName[] = Object.freeze(
  *
  * @example Read tools
  * ```ts
- * import { READ_TOOLS } from "@rustpad-mcp/server";
+ * import { READ_TOOLS } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.ok(READ_TOOLS.includes("get_document"));
@@ -91,7 +91,7 @@ export const READ_TOOLS: readonly ToolName[] = Object.freeze(
  *
  * @example Essential tools
  * ```ts
- * import { ESSENTIAL_TOOLS } from "@rustpad-mcp/server";
+ * import { ESSENTIAL_TOOLS } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.ok(ESSENTIAL_TOOLS.includes("append_to_document"));

@@ -22,7 +22,7 @@ export interface ConfigVariable {
  *
  * @example Variable names
  * ```ts
- * import { CONFIG_VARIABLES } from "@rustpad-mcp/server";
+ * import { CONFIG_VARIABLES } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.ok(CONFIG_VARIABLES.some((v) => v.name === "RUSTPAD_URL"));
@@ -58,7 +58,7 @@ function wrap(text: string, width: number, indent: string): string[] {
  *
  * @example Help text
  * ```ts
- * import { usage } from "@rustpad-mcp/server";
+ * import { usage } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const text = usage("0.1.0");

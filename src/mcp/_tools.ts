@@ -50,7 +50,11 @@ export function registerTools(
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.inputSchema,
+        // Unknown arguments are refused (parseArguments): say so.
+        inputSchema: tool.inputSchema.meta({
+          ...tool.inputSchema.meta(),
+          additionalProperties: false,
+        }),
         outputSchema: tool.outputSchema,
         annotations: tool.annotations,
       },

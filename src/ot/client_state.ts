@@ -72,7 +72,7 @@ export interface Transition {
  *
  * @example
  * ```ts
- * import { synchronized } from "@rustpad-mcp/server";
+ * import { synchronized } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(synchronized(3), { kind: "synchronized", revision: 3 });
@@ -91,7 +91,7 @@ export function synchronized(revision: number): Synchronized {
  *
  * @example
  * ```ts
- * import { applyClient, synchronized, TextOperation } from "@rustpad-mcp/server";
+ * import { applyClient, synchronized, TextOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const { state, send } = applyClient(synchronized(0), TextOperation.fromJSON(["hi"]));
@@ -151,7 +151,7 @@ export function applyClient(
  *
  * @example
  * ```ts
- * import { applyClient, applyServer, synchronized, TextOperation } from "@rustpad-mcp/server";
+ * import { applyClient, applyServer, synchronized, TextOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const mine = applyClient(synchronized(1), TextOperation.fromJSON([5, "B"])).state;
@@ -197,7 +197,7 @@ export function applyServer(
  *
  * @example
  * ```ts
- * import { applyClient, serverAck, synchronized, TextOperation } from "@rustpad-mcp/server";
+ * import { applyClient, serverAck, synchronized, TextOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const sent = applyClient(synchronized(0), TextOperation.fromJSON(["hi"])).state;

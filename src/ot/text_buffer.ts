@@ -31,7 +31,7 @@ export interface TextWindow {
  *
  * @example Replay a history
  * ```ts
- * import { TextBuffer, TextOperation } from "@rustpad-mcp/server";
+ * import { TextBuffer, TextOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const buffer = new TextBuffer("hello");
@@ -85,7 +85,7 @@ export class TextBuffer {
    *
    * @example
    * ```ts
-   * import { TextBuffer, TextOperation } from "@rustpad-mcp/server";
+   * import { TextBuffer, TextOperation } from "../mod.ts";
    * import assert from "node:assert/strict";
    *
    * const buffer = new TextBuffer("hello");
@@ -108,7 +108,7 @@ export class TextBuffer {
    *
    * @example
    * ```ts
-   * import { TextBuffer } from "@rustpad-mcp/server";
+   * import { TextBuffer } from "../mod.ts";
    * import assert from "node:assert/strict";
    *
    * const buffer = new TextBuffer("abc");
@@ -135,7 +135,7 @@ export class TextBuffer {
    *
    * @example
    * ```ts
-   * import { TextBuffer } from "@rustpad-mcp/server";
+   * import { TextBuffer } from "../mod.ts";
    * import assert from "node:assert/strict";
    *
    * const buffer = new TextBuffer("one\ntwo\nthree\nfour\n");

@@ -77,7 +77,7 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
  *
  * @example Tell a missing server from an error answer
  * ```ts
- * import { RustpadHttpError } from "@rustpad-mcp/server";
+ * import { RustpadHttpError } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const error = new RustpadHttpError(

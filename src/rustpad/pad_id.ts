@@ -27,7 +27,7 @@ const MAX_QUOTED_LENGTH = 80;
  *
  * @example
  * ```ts
- * import { padIdProblem } from "@rustpad-mcp/server";
+ * import { padIdProblem } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(padIdProblem("notes"), undefined);
@@ -66,7 +66,7 @@ export function padIdProblem(id: string): string | undefined {
  *
  * @example
  * ```ts
- * import { checkPadId } from "@rustpad-mcp/server";
+ * import { checkPadId } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(checkPadId("meeting-notes"), "meeting-notes");

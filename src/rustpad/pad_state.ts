@@ -54,7 +54,7 @@ export type SessionListener = (event: SessionEvent) => void;
  *
  * @example Fold a history, then rebase an edit made against revision 1
  * ```ts
- * import { PadState, TextOperation } from "@rustpad-mcp/server";
+ * import { PadState, TextOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const state = new PadState();

@@ -73,7 +73,7 @@ export interface PeopleInRangesOptions {
  *
  * @example
  * ```ts
- * import { positionsOf } from "@rustpad-mcp/server";
+ * import { positionsOf } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * // Code point 4 is "c", after "🎉" (two UTF-16 units).
@@ -123,7 +123,7 @@ export function positionsOf(
  *
  * @example
  * ```ts
- * import { changedRanges, TextOperation } from "@rustpad-mcp/server";
+ * import { changedRanges, TextOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(changedRanges(TextOperation.fromJSON([2, "xy", -3, 1])), [
@@ -144,7 +144,7 @@ export function changedRanges(operation: TextOperation): CodePointRange[] {
  *
  * @example
  * ```ts
- * import { rangesTouched, TextOperation } from "@rustpad-mcp/server";
+ * import { rangesTouched, TextOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(rangesTouched(TextOperation.fromJSON([2, "xy", -3, 1])), [
@@ -189,7 +189,7 @@ function rangesOf(
  *
  * @example
  * ```ts
- * import { caretAfter, TextOperation } from "@rustpad-mcp/server";
+ * import { caretAfter, TextOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(caretAfter(TextOperation.fromJSON([3, "abc", 4])), 6);
@@ -212,7 +212,7 @@ export function caretAfter(operation: TextOperation): number {
  *
  * @example A caret inside a range about to be replaced
  * ```ts
- * import { peopleInRanges } from "@rustpad-mcp/server";
+ * import { peopleInRanges } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const people = [{ name: "Ann", cursors: [5], selections: [] }];
@@ -284,7 +284,7 @@ export function peopleInRanges(
  *
  * @example
  * ```ts
- * import { describePeople } from "@rustpad-mcp/server";
+ * import { describePeople } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(

@@ -80,7 +80,7 @@ const rawJSON = (JSON as unknown as { rawJSON(text: string): unknown })
  *
  * @example
  * ```ts
- * import { encodeMessage, PERSISTED_USER_ID, TextOperation } from "@rustpad-mcp/server";
+ * import { encodeMessage, PERSISTED_USER_ID, TextOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const frame = encodeMessage({
@@ -118,7 +118,7 @@ export function encodeMessage(message: ServerMessage | ClientMessage): string {
  *
  * @example
  * ```ts
- * import { parseServerMessage } from "@rustpad-mcp/server";
+ * import { parseServerMessage } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(parseServerMessage('{"Identity":3}'), { Identity: 3 });
@@ -178,7 +178,7 @@ export function parseServerMessage(frame: string): ServerMessage {
  *
  * @example
  * ```ts
- * import { parseClientMessage } from "@rustpad-mcp/server";
+ * import { parseClientMessage } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.throws(() => parseClientMessage('{"ClientInfo":{"name":"Alice"}}'), TypeError);

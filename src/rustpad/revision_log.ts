@@ -41,7 +41,7 @@ export const REVISION_LOG_MAX_TEXT = 4 * 1024 * 1024;
  *
  * @example
  * ```ts
- * import { RevisionLog, TextBuffer, TextOperation } from "@rustpad-mcp/server";
+ * import { RevisionLog, TextBuffer, TextOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const text = new TextBuffer("");

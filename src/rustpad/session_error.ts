@@ -20,7 +20,7 @@ export type SessionErrorKind =
  *
  * @example
  * ```ts
- * import { SessionError } from "@rustpad-mcp/server";
+ * import { SessionError } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const error = new SessionError("timeout", "Rustpad did not answer within 10 ms");
@@ -58,7 +58,7 @@ export class SessionError extends Error {
  *
  * @example
  * ```ts
- * import { EditNotAcknowledgedError } from "@rustpad-mcp/server";
+ * import { EditNotAcknowledgedError } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const error = new EditNotAcknowledgedError("closed", "Rustpad closed the connection", {

@@ -49,7 +49,7 @@ export type { PadRestart } from "./_lineage.ts";
  *
  * @example
  * ```ts
- * import { SessionPool } from "@rustpad-mcp/server";
+ * import { SessionPool } from "../mod.ts";
  * import { startPadServer } from "@rustpad-mcp/server/testing";
  * import assert from "node:assert/strict";
  *

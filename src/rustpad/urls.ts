@@ -18,7 +18,7 @@ import { checkPadId } from "./pad_id.ts";
  *
  * @example
  * ```ts
- * import { parseBaseUrl } from "@rustpad-mcp/server";
+ * import { parseBaseUrl } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(parseBaseUrl("https://example.com/pad").href, "https://example.com/pad/");
@@ -62,7 +62,7 @@ export function parseBaseUrl(base: string | URL): URL {
  *
  * @example
  * ```ts
- * import { apiUrl, parseBaseUrl } from "@rustpad-mcp/server";
+ * import { apiUrl, parseBaseUrl } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const base = parseBaseUrl("http://127.0.0.1:3030/prefix");
@@ -84,7 +84,7 @@ export function apiUrl(base: URL, path: string): URL {
  *
  * @example
  * ```ts
- * import { parseBaseUrl, socketUrl } from "@rustpad-mcp/server";
+ * import { parseBaseUrl, socketUrl } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const base = parseBaseUrl("https://rustpad.io");
@@ -107,7 +107,7 @@ export function socketUrl(base: URL, padId: string): URL {
  *
  * @example
  * ```ts
- * import { editorUrl, parseBaseUrl } from "@rustpad-mcp/server";
+ * import { editorUrl, parseBaseUrl } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(editorUrl(parseBaseUrl("https://rustpad.io"), "abc"), "https://rustpad.io/#abc");

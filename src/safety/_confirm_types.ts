@@ -135,7 +135,7 @@ export type ConfirmationReason =
  *
  * @example Telling reasons apart
  * ```ts
- * import { ConfirmationError, ConfirmationGuard } from "@rustpad-mcp/server";
+ * import { ConfirmationError, ConfirmationGuard } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const guard = new ConfirmationGuard();

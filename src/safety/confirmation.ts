@@ -66,7 +66,7 @@ const MIN_SECRET_BYTES = 32;
  *
  * @example The two-call token path
  * ```ts
- * import { ConfirmationGuard } from "@rustpad-mcp/server";
+ * import { ConfirmationGuard } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const guard = new ConfirmationGuard();
@@ -89,7 +89,7 @@ const MIN_SECRET_BYTES = 32;
  *
  * @example Asking through an elicitation
  * ```ts
- * import { ConfirmationGuard } from "@rustpad-mcp/server";
+ * import { ConfirmationGuard } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const guard = new ConfirmationGuard();
@@ -113,7 +113,7 @@ export class ConfirmationGuard {
    *
    * @example Sending the form
    * ```ts
-   * import { ConfirmationGuard } from "@rustpad-mcp/server";
+   * import { ConfirmationGuard } from "../mod.ts";
    * import assert from "node:assert/strict";
    *
    * assert.deepEqual(ConfirmationGuard.requestedSchema.required, ["confirm"]);
@@ -179,7 +179,7 @@ export class ConfirmationGuard {
    *
    * @example A token for other arguments is refused
    * ```ts
-   * import { ConfirmationError, ConfirmationGuard } from "@rustpad-mcp/server";
+   * import { ConfirmationError, ConfirmationGuard } from "../mod.ts";
    * import assert from "node:assert/strict";
    *
    * const guard = new ConfirmationGuard();

@@ -13,7 +13,7 @@ import type { UsedTokens } from "./_confirm_types.ts";
  *
  * @example
  * ```ts
- * import { UsedTokensInMemory } from "@rustpad-mcp/server";
+ * import { UsedTokensInMemory } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const used = new UsedTokensInMemory(Date.now);

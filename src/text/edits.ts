@@ -20,7 +20,7 @@ import { TextOperation } from "../ot/operation.ts";
  *
  * @example
  * ```ts
- * import { replaceAllOperation } from "@rustpad-mcp/server";
+ * import { replaceAllOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(replaceAllOperation("hello world", "hello there").toJSON(), [6, "there", -5]);
@@ -47,7 +47,7 @@ export function replaceAllOperation(
  *
  * @example
  * ```ts
- * import { appendOperation } from "@rustpad-mcp/server";
+ * import { appendOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(appendOperation(2, "b").apply("a🎉"), "a🎉b");
@@ -73,7 +73,7 @@ export function appendOperation(
  *
  * @example
  * ```ts
- * import { findOccurrences } from "@rustpad-mcp/server";
+ * import { findOccurrences } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(findOccurrences("aaaa", "aa"), [0, 2]);
@@ -116,7 +116,7 @@ export function findOccurrences(
  *
  * @example
  * ```ts
- * import { findOccurrences, replaceOperation } from "@rustpad-mcp/server";
+ * import { findOccurrences, replaceOperation } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const text = "🎉 cat, cat";

@@ -28,12 +28,12 @@ import type { ToolContext, ToolResult } from "./tool.ts";
 import { QUOTED, type WriteGate } from "./_write.ts";
 
 export const baseRevisionSchema = countSchema(
-  "Revision your read returned: rebased over later typing; 'conflict' where that text changed. Without it: the pad as it is now.",
+  "Revision you read: rebased over later typing; 'conflict' if that text changed. Omit: the pad now.",
 ).optional();
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
-  .describe(
-    "'merge': apply even where people changed the edited text, keeping their text beside yours (default 'refuse').",
+  .meta({ default: "refuse" }).describe(
+    "'merge': apply even where people changed that text, keeping theirs beside yours.",
   );
 
 export const conflictsShape = {

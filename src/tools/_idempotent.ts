@@ -14,10 +14,10 @@ import type { ToolContext, ToolResult } from "./tool.ts";
 /** A retry waits this many timeouts for a first call running elsewhere. */
 const WAIT_TIMEOUTS = 4;
 
-/** 1 to 128 characters; the bounds are in the error, not the listed schema. */
+/** 1 to 128 characters; the listed schema states the upper bound. */
 export const idempotencyKeySchema = z.string().min(1).max(128)
-  .meta({ minLength: undefined, maxLength: undefined }).optional()
-  .describe("A retry with it writes once.");
+  .meta({ minLength: undefined }).optional()
+  .describe("Retries with it write once.");
 
 /**
  * Run a write tool's call under its `idempotency_key`, if it has one: the

@@ -175,5 +175,5 @@ export const languageSchema: z.ZodString = z.string().check((context) => {
     });
   }
 }).describe(
-  "Rustpad menu id, such as 'markdown' or 'python'.",
+  "A Rustpad menu id, such as 'python'.",
 );

@@ -18,6 +18,7 @@ import { codePointLength } from "../ot/code_points.ts";
 import { MAX_PAD_ID_LENGTH, padIdProblem } from "../rustpad/pad_id.ts";
 import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
 import { editorUrl } from "../rustpad/urls.ts";
+import { withDescriptions } from "./_fields.ts";
 import type {
   ConfirmationGuard,
   ConfirmationRequest,
@@ -51,7 +52,7 @@ export function hasRead(context: ToolContext, padId: string): boolean {
 export function objectSchema<S extends z.ZodRawShape>(
   shape: S,
 ): z.ZodObject<S> {
-  return z.object(shape).meta({
+  return z.object(withDescriptions(shape)).meta({
     $schema: undefined,
     additionalProperties: undefined,
   });
@@ -59,15 +60,15 @@ export function objectSchema<S extends z.ZodRawShape>(
 
 /**
  * An object inside a tool's arguments that refuses keys it does not know
- * (the arguments themselves are made strict by `parseArguments`), listed
- * as {@linkcode objectSchema} lists it.
+ * (the arguments themselves are made strict by `parseArguments`), and says
+ * so: `additionalProperties: false`.
  */
 export function strictObjectSchema<S extends z.ZodRawShape>(
   shape: S,
 ): z.ZodObject<S, z.core.$strict> {
-  return z.strictObject(shape).meta({
+  return z.strictObject(withDescriptions(shape)).meta({
     $schema: undefined,
-    additionalProperties: undefined,
+    additionalProperties: false,
   });
 }
 
@@ -95,9 +96,11 @@ export function padUrl(context: ToolContext, padId: string): string {
 }
 
 /**
- * A pad id. The rule is listed as `pattern` and `maxLength` for clients
- * and models, and checked by {@linkcode padIdProblem}, whose error quotes
- * the value and names the id in a pasted URL.
+ * A pad id. Its length is listed as `maxLength`; the rule (letters,
+ * digits, '.', '_' and '-', not '.' or '..' alone) is checked by
+ * {@linkcode padIdProblem}, whose error states it, quotes the value and
+ * names the id in a pasted URL. Listing it as a `pattern` cost 540 of the
+ * 14,000 characters a model reads, for a rule an id from a URL keeps.
  */
 export const padIdSchema: z.ZodString = z.string().check((context) => {
   const problem = padIdProblem(context.value);
@@ -108,11 +111,7 @@ export const padIdSchema: z.ZodString = z.string().check((context) => {
       message: problem,
     });
   }
-}).meta({
-  maxLength: MAX_PAD_ID_LENGTH,
-  // Letters, digits, '.', '_' and '-', but not '.' or '..' alone.
-  pattern: "^(?!\\.\\.?$)[\\w.-]+$",
-}).describe("Pad id.");
+}).meta({ maxLength: MAX_PAD_ID_LENGTH }).describe("Pad id.");
 
 /**
  * A text parameter, at most 262,144 code points as Rustpad counts. The
@@ -130,12 +129,38 @@ export function textSchema(description: string): z.ZodString {
           `Cannot accept text as it is ${length} code points, over Rustpad's limit of ${MAX_TEXT_LENGTH}`,
       });
     }
-  }).describe(description);
+  }).meta({ maxLength: MAX_TEXT_LENGTH }).describe(description);
+}
+
+/**
+ * A field that is null when absent: listed as `anyOf` of single types,
+ * which every validator reads alike (zod would list `type: [T, "null"]`).
+ */
+export function nullableString(
+  description: string,
+): z.ZodUnion<readonly [z.ZodString, z.ZodNull]> {
+  // The member's (empty) metadata keeps zod from merging the two types.
+  return z.union([z.string().meta({ title: undefined }), z.null()])
+    .describe(description);
+}
+
+/** A count in a result that is null when there is none (see nullableString). */
+export const nullableCount: z.ZodUnion<readonly [z.ZodInt, z.ZodNull]> = z
+  .union([
+    z.int().meta({ minimum: undefined, maximum: undefined }),
+    z.null(),
+  ]);
+
+/** An optional boolean argument, false unless given. */
+export function flagSchema(
+  description: string,
+): z.ZodOptional<z.ZodBoolean> {
+  return z.boolean().optional().describe(description);
 }
 
 /** Listed only on tools that can ask a person (see the MCP adapter). */
 export const confirmTokenSchema = z.string().optional().describe(
-  "From a 'confirmation_required' answer.",
+  "From 'confirmation_required': repeat the call with it.",
 );
 
 /** A successful result: the structured answer plus a text block that stands alone. */

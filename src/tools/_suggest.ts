@@ -14,7 +14,7 @@ import type { ToolContext } from "./tool.ts";
 
 /** The `suggest` parameter every write tool takes. */
 export const suggestSchema = z.boolean().optional().describe(
-  "Hold for people to accept.",
+  "Propose only: a person accepts or rejects.",
 );
 
 /** The longest `summary`, in UTF-16 units. */

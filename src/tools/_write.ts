@@ -209,7 +209,9 @@ export function writeStatus(
     ...extra,
     "declined",
     "confirmation_required",
-  ]);
+  ]).describe(
+    "Only 'applied' changed the pad; 'suggested' holds the write until a person decides; any other status changed nothing.",
+  );
 }
 
 /**

@@ -37,14 +37,16 @@ export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
   title: "Who wrote what",
   description:
-    "Show who wrote what: hunks changed after since_revision (default 0), with authors (self: you); with start_line/end_line, each line's last writer and revision.",
+    "Show who wrote what: hunks changed after since_revision, with authors (self: you); with start_line or end_line, each line's last writer and revision too. Use it to review others' edits before editing; at most 200 hunks and 2,000 lines (next_start_line reads on). The text: read_lines; the next change: wait_for_change.",
   inputSchema: objectSchema({
     id: padIdSchema,
-    since_revision: countSchema("Default 0.")
-      .optional(),
+    since_revision: countSchema("Count changes after this revision.")
+      .optional().meta({ default: 0 }),
     start_line: z.int().min(1).meta({ maximum: undefined }).optional()
-      .describe("From this line."),
-    end_line: countSchema("To here.")
+      .describe("Attribute lines from this one."),
+    end_line: countSchema(
+      "Last line to attribute; omit for the end.",
+    )
       .optional(),
   }),
   outputSchema: objectSchema({
@@ -55,15 +57,17 @@ export const getChangesTool: ToolDefinition = defineTool({
       start_line: countField,
       end_line: countField,
       authors: z.array(authorSchema),
-      text: z.string(),
-    })),
+      text: z.string().describe("The hunk's lines as they are now."),
+    })).describe("Stretches of the current text changed since since_revision."),
     more_hunks: countField.optional(),
     lines: z.array(objectSchema({
       start_line: countField,
       end_line: countField,
       author: authorSchema,
       revision: countField.describe("The revision that wrote them."),
-    })).optional(),
+    })).optional().describe(
+      "With start_line or end_line: runs of lines by their last writer.",
+    ),
     next_start_line: countField.optional().describe(
       "Attributed lines stop at 2,000: continue from here.",
     ),

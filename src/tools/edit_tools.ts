@@ -7,6 +7,7 @@
  */
 
 import { z } from "zod";
+import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
 import {
   type BatchEdit,
   BatchEditError,
@@ -27,6 +28,7 @@ import {
   confirmTokenSchema,
   countField,
   countSchema,
+  flagSchema,
   objectSchema,
   padIdSchema,
   strictObjectSchema,
@@ -59,14 +61,21 @@ const MAX_EDITS = 100;
  * arguments are: a mistyped key is refused, never dropped.
  */
 const editSchema = strictObjectSchema({
-  old_string: z.string().optional().describe("Exact text to replace."),
-  new_string: z.string().describe("What to put there; '' deletes."),
-  replace_all: z.boolean().optional().describe(
-    "Every match (default: exactly one).",
+  old_string: z.string().meta({ maxLength: MAX_TEXT_LENGTH }).optional()
+    .describe("Exact text to replace."),
+  new_string: z.string().meta({ maxLength: MAX_TEXT_LENGTH }).describe(
+    "What to put there; '' deletes.",
   ),
+  replace_all: flagSchema("Every match, not exactly one."),
   start_line: z.int().min(1).meta({ maximum: undefined }).optional()
     .describe("First line."),
   end_line: countSchema("Last line, inclusive.").optional(),
+}).meta({
+  additionalProperties: false,
+  // Which fields each form needs, for clients; toBatchEdit says it too.
+  anyOf: [{ required: ["old_string", "new_string"] }, {
+    required: ["start_line", "end_line", "new_string"],
+  }],
 });
 
 /** An edit as parsed, checked into the form it is. */
@@ -116,17 +125,15 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   name: "edit_document",
   title: "Edit parts of a pad",
   description:
-    "Make up to 100 edits to a pad as one all-or-nothing operation: for several changes or line ranges (one string or a regex: replace_in_document; adding at the end: append_to_document). Every edit refers to the pad as read, before any applies: never shift line numbers for earlier edits. String edit {old_string, new_string, replace_all?}: exact text. Line edit {start_line, end_line, new_string}: lines as read_lines numbers them, inclusive, end_line required (start_line - 1 inserts before start_line); a final newline is added, CRLF kept. Edits must not overlap. Fails naming an edit that matches nowhere, or several places without replace_all. Asks a person first if a replace_all hits several places or over half the pad is deleted. dry_run: the diff only.",
+    "Make up to 100 edits to a pad as one all-or-nothing operation: for several changes or line ranges (one string: replace_in_document; at the end: append_to_document). Each edit refers to the pad as read: never shift line numbers for earlier edits. String edit: exact old_string. Line edit: read_lines' numbers, inclusive (end_line = start_line - 1 inserts); a final newline is added, CRLF kept. Edits must not overlap. Fails naming an edit that matches nowhere, or several places without replace_all. Asks a person first if a replace_all hits several places or it deletes over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(
-      "String or line edits, each one form.",
+      "String or line edits.",
     ),
     base_revision: baseRevisionSchema,
     on_conflict: onConflictSchema,
-    dry_run: z.boolean().optional().describe(
-      "Return the diff; send nothing.",
-    ),
+    dry_run: flagSchema("Return the diff; send nothing."),
     confirm_token: confirmTokenSchema,
     idempotency_key: idempotencyKeySchema,
     avoid_people: avoidPeopleSchema,

@@ -25,7 +25,7 @@ import { fenceUntrusted } from "../safety/untrusted.ts";
  * @example
  * ```ts
  * import { loadConfig } from "@rustpad-mcp/server";
- * import { SessionError } from "@rustpad-mcp/server";
+ * import { SessionError } from "../mod.ts";
  * import { describeFailure } from "./failure.ts";
  * import assert from "node:assert/strict";
  *

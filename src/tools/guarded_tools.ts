@@ -9,6 +9,7 @@
  */
 
 import { z } from "zod";
+import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
 import { codePointLength } from "../ot/code_points.ts";
 import { findOccurrences, replaceAllOperation } from "../text/edits.ts";
 import {
@@ -32,6 +33,7 @@ import {
   checkResultLength,
   confirmTokenSchema,
   countField,
+  flagSchema,
   objectSchema,
   padIdSchema,
   textSchema,
@@ -115,7 +117,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   name: "set_document",
   title: "Replace a pad's whole text",
   description:
-    "Replace a pad's whole text as one operation; returns the diff. Only for full rewrites: the other write tools change less. Asks a person first on a non-empty pad; fails if the pad changes while they decide. The same text again sends nothing.",
+    "Replace a pad's whole text as one operation; returns the diff. Only for full rewrites; parts: edit_document or replace_in_document. Asks a person first on a non-empty pad; fails if the pad changes while they decide.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),
@@ -192,24 +194,22 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace text in a pad, changing only what matched: an exact string (case and whitespace count; inside longer words too, unless whole_word) or an RE2 regex. For one string or all its matches (replace_all); several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks a person first when replace_all hits several places.",
+    "Replace text in a pad, changing only what matched: an exact string (case and whitespace count; inside longer words too, unless whole_word) or an RE2 regex. Several different edits or line ranges: edit_document. Fails if nothing matches, or many places do without replace_all. Asks a person first if replace_all hits several places.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {
       error:
         "Cannot call replace_in_document as search is empty: give the exact text to replace",
-    }).meta({ minLength: undefined }).describe(
+    }).meta({ minLength: undefined, maxLength: MAX_TEXT_LENGTH }).describe(
       "Exact text to find, or the pattern with regex.",
     ),
     replace: textSchema("Its replacement; may be empty."),
-    replace_all: z.boolean().optional().describe(
-      "Replace every match (needed for more than one).",
-    ),
-    whole_word: z.boolean().optional().describe(
+    replace_all: flagSchema("Replace every match (needed for more than one)."),
+    whole_word: flagSchema(
       "Skip matches inside longer words ('foo' in 'food').",
     ),
-    regex: z.boolean().optional().describe(
-      "search is RE2 as in search_document; replace takes $1, $<name>, $&.",
+    regex: flagSchema(
+      "search is RE2; replace takes $1, $<name>, $&.",
     ),
     base_revision: baseRevisionSchema,
     confirm_token: confirmTokenSchema,

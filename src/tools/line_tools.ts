@@ -6,6 +6,7 @@
  */
 
 import { z } from "zod";
+import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
 import { countLines, MAX_LINE_LENGTH, readLines } from "../text/lines.ts";
 import { type SearchMatch, searchText } from "../text/search.ts";
 import { SearchQueue } from "../text/search_queue.ts";
@@ -18,6 +19,8 @@ import {
 } from "./_reading.ts";
 import {
   countField,
+  flagSchema,
+  nullableCount,
   objectSchema,
   padIdSchema,
   result,
@@ -52,7 +55,9 @@ export const readLinesTool: ToolDefinition = defineTool({
   name: "read_lines",
   title: "Read a pad's lines",
   description:
-    `Read a pad's lines as 'N<TAB>line' (like cat -n; drop the prefix when copying), line_count at a time from start_line (negative: from the end); next_start_line continues. For long pads and edit_document's line numbers. Lines over ${MAX_LINE_LENGTH} code points are cut with a marker; CRLF shows as LF but is kept.`,
+    `Read a pad's lines as 'N<TAB>line' (like cat -n; drop the prefix to copy), line_count from start_line (negative: from the end); next_start_line reads on. For long pads and edit_document's line numbers; exact short text: get_document. Lines over ${
+      MAX_LINE_LENGTH.toLocaleString("en")
+    } code points are cut with a marker; CRLF shows as LF but is kept.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
@@ -61,11 +66,13 @@ export const readLinesTool: ToolDefinition = defineTool({
   }),
   outputSchema: objectSchema({
     id: z.string(),
-    text: z.string(),
+    text: z.string().describe("The lines read, each 'N<TAB>line'."),
     start_line: countField,
     end_line: countField.describe("start_line - 1 if none."),
     total_lines: countField,
-    next_start_line: countField.nullable().describe("null at the end."),
+    next_start_line: nullableCount.describe(
+      "Pass as start_line to read on; null at the end.",
+    ),
     revision: countField,
     note: noteField,
     ...untrustedShape,
@@ -118,7 +125,7 @@ const MAX_DETAIL_LENGTH = 262_144;
 const matchSchema = objectSchema({
   line: countField,
   column: countField.describe("From 1, in UTF-16 units."),
-  text: z.string(),
+  text: z.string().describe("The matched text."),
   line_text: z.string(),
   before: z.array(z.string()),
   after: z.array(z.string()),
@@ -129,22 +136,22 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad like grep: each match's line, UTF-16 column, text and context lines. Use it to locate what to read (read_lines) or change (edit_document) in a long pad. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 (as Go, ripgrep): no lookaround or backreferences; \\d \\w \\b ASCII; ^ $ at each \\n (CRLF: \\r?$).`,
+    `Find text in a pad like grep: each match's line, UTF-16 column, text and context lines. Use it to find what to read (read_lines) or edit (edit_document) in long pads. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 (as Go): no lookaround or backreferences; \\d \\w \\b ASCII; ^ $ at each \\n (CRLF: \\r?$).`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {
       error:
         "Cannot call search_document as pattern is empty: give the text to find",
-    }).meta({ minLength: undefined }).describe(
-      "Text, or regex with regex: true.",
+    }).meta({ minLength: undefined, maxLength: MAX_TEXT_LENGTH }).describe(
+      "Text, or an RE2 regex with regex: true.",
     ),
-    regex: z.boolean().optional().describe("pattern is a regex."),
-    case_insensitive: z.boolean().optional().describe("Ignore case."),
+    regex: flagSchema("pattern is a regex."),
+    case_insensitive: flagSchema("Ignore case."),
     context_lines: z.int().min(0).max(20).default(0).describe(
       "Context lines around each match.",
     ),
     max_results: z.int().min(1).max(1000).default(100).describe(
-      "Matches to return; all are counted.",
+      "Matches to list; all are counted.",
     ),
   }),
   outputSchema: objectSchema({

@@ -43,9 +43,9 @@ const DEFAULT_WAIT_SECONDS = 50;
 /** `wait_for_change`. */
 export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
-  title: "Wait for people to change a pad",
+  title: "Wait for a pad to change",
   description:
-    "Wait until a pad changes after since_revision; return the diff and its authors (authors[].self marks your own edits, which count too), and decisions on your suggestions. until 'change' returns at the next revision, at once if already past it; 'quiet' once changes pause for quiet_ms, so never sooner. If nobody types: at timeout_seconds (default 50, under most clients' 60 s request timeout). Given a progressToken, progress every 5 s or less lets a client that resets its timeout on it wait up to 600. Use it instead of polling.",
+    "Wait until a pad changes after since_revision, instead of polling; returns the diff, its authors (self: your edits, which count too) and decisions on your suggestions. until 'change': the next revision, at once if already past; 'quiet': once changes pause for quiet_ms. Else at timeout_seconds (below clients' usual 60 s timeout); with a progressToken, progress every 5 s allows up to 600 s. Who wrote each line: get_changes.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
@@ -71,10 +71,12 @@ export const waitForChangeTool: ToolDefinition = defineTool({
     more_authors: countField.optional(),
     decisions: z.array(objectSchema({
       suggestion_id: z.string(),
-      status: z.string(),
+      status: z.string().describe(
+        "'accepted' (applied), 'rejected', 'outdated' or 'expired'.",
+      ),
       decided_by: z.string().optional(),
       landed_revision: countField.optional(),
-      reason: z.string().optional(),
+      reason: z.string().optional().describe("Why outdated or expired."),
     })).optional().describe("Your suggestions decided since last told."),
     untrusted: z.literal(true),
     source: z.literal("rustpad"),
@@ -152,9 +154,12 @@ export const waitForChangeTool: ToolDefinition = defineTool({
     return untrustedResult(
       structured,
       summary,
-      `${
-        JSON.stringify(authors.map((author) => author.name))
-      }\n${diff}${decided}`,
+      // Only decisions: no authors' list and no diff to show.
+      outcome.changed
+        ? `${
+          JSON.stringify(authors.map((author) => author.name))
+        }\n${diff}${decided}`
+        : decided.trimStart(),
       `pad "${args.id}" (people's names and text)`,
     );
   },
@@ -199,7 +204,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
   title: "Undo your last edit",
   description:
-    "Undo your latest edit to a pad, keeping what others typed since; call again to go further back. It never undoes others' edits. Asks a person first if it would delete more than half of the pad. Fails when you have no edit left there.",
+    "Undo your latest edit to a pad (or the one edit_id names), keeping what others typed; call again to go further back. Never undoes others' edits (edit those with edit_document). Asks a person first if it would delete over half the pad. Fails if you have no edit left there.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edit_id: z.string().optional().describe(

@@ -9,6 +9,7 @@
  */
 
 import type { Config } from "../config/config.ts";
+import type { z } from "zod";
 import { TOOL_NAMES, type ToolName } from "../config/tool_names.ts";
 import { objectSchema } from "./_shared.ts";
 import { SUGGEST_SHAPE } from "./_suggest.ts";
@@ -69,7 +70,7 @@ export {
  *
  * @example
  * ```ts
- * import { TOOL_NAMES } from "@rustpad-mcp/server";
+ * import { TOOL_NAMES } from "../mod.ts";
  * import { TOOLS } from "./mod.ts";
  * import assert from "node:assert/strict";
  *
@@ -126,22 +127,25 @@ export function toolsFor(config: Config): ToolDefinition[] {
     const { confirm_token, suggest, summary, ...rest } = tool.inputSchema
       .shape;
     const always = config.suggest === "always" && suggest !== undefined;
-    if (
-      (asks || !confirm_token) && (suggests || !suggest) && !always
-    ) {
-      return tool;
-    }
+    const listedSuggest = suggest === undefined
+      ? undefined
+      : always
+      ? ALWAYS_SUGGEST.meta({ ...ALWAYS_SUGGEST.meta(), default: true })
+      : suggest;
     return {
       ...tool,
       ...(always && { description: `${tool.description} ${ALWAYS_NOTE}` }),
       inputSchema: objectSchema({
         ...rest,
         ...(asks && confirm_token && { confirm_token }),
-        ...(suggests && suggest && {
-          suggest: always ? ALWAYS_SUGGEST : suggest,
-          summary,
+        ...(suggests && listedSuggest && {
+          suggest: listedSuggest,
+          ...(summary && { summary }),
         }),
       }),
+      outputSchema: asks && confirm_token
+        ? tool.outputSchema
+        : withoutAsking(tool.outputSchema),
     };
   });
 }
@@ -154,6 +158,26 @@ const ALWAYS_NOTE =
 const ALWAYS_SUGGEST = SUGGEST_SHAPE.suggest.describe(
   "Always true here (RUSTPAD_SUGGEST=always): false is refused.",
 );
+
+/**
+ * A tool's output schema without what only asking a person answers
+ * (statuses 'confirmation_required' and 'declined', `confirm_token`,
+ * `expires_in_seconds`), for a tool that cannot ask in this configuration.
+ */
+function withoutAsking(schema: z.ZodObject): z.ZodObject {
+  const { status, confirm_token, expires_in_seconds, ...rest } = schema.shape;
+  if (confirm_token === undefined && expires_in_seconds === undefined) {
+    return schema;
+  }
+  const statuses = status as z.ZodEnum | undefined;
+  return objectSchema({
+    ...rest,
+    ...(statuses !== undefined && {
+      status: statuses.exclude(["confirmation_required", "declined"])
+        .describe(statuses.description ?? ""),
+    }),
+  });
+}
 
 /** The tools about suggestions, gone under `RUSTPAD_SUGGEST=never`. */
 const SUGGESTION_TOOLS = new Set<ToolName>([

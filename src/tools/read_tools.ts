@@ -12,6 +12,7 @@ import { pageText } from "../text/paging.ts";
 import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
 import {
   EMPTY_NOTE,
+  noteField,
   READ_ANNOTATIONS,
   readPad,
   untrustedShape,
@@ -20,6 +21,8 @@ import {
   countField,
   countSchema,
   markRead,
+  nullableCount,
+  nullableString,
   objectSchema,
   padIdSchema,
   padUrl,
@@ -34,27 +37,29 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    `Read a pad's text and revision, whole or paged by offset and limit (UTF-16 units, as are next_offset and total_length). For pads under 20,000 characters and exact text to edit; on longer ones read_lines (start_line: -50 reads the last 50 lines) or search_document. A whole read stops at ${MAX_TEXT_LENGTH} code points (truncated: true).`,
+    `Read a pad's text and revision, whole or a page by offset and limit (UTF-16 units, as are next_offset and total_length). Use it under 20,000 code points and for exact text to edit; longer: read_lines or search_document. A missing pad reads as empty. A whole read stops at ${
+      MAX_TEXT_LENGTH.toLocaleString("en")
+    } code points (truncated: true).`,
   inputSchema: objectSchema({
     id: padIdSchema,
-    offset: countSchema("Where to start (default 0); pass next_offset.")
-      .optional(),
-    limit: countSchema("Most UTF-16 units to return (default: all).")
+    offset: countSchema("Where to start; pass next_offset to read on.")
+      .optional().meta({ default: 0 }),
+    limit: countSchema("Most UTF-16 units to return; omit for the rest.")
       .optional(),
   }),
   outputSchema: objectSchema({
     id: z.string(),
-    text: z.string(),
+    text: z.string().describe("The pad's text, or the page read."),
     empty: z.boolean(),
     truncated: z.boolean().describe(
       "A whole read was cut at the size limit; next_offset reads on.",
     ),
-    note: z.string().optional(),
+    note: noteField,
     revision: countField,
     offset: countField.optional().describe(
       "Where the page starts (moved back out of a surrogate pair).",
     ),
-    next_offset: countField.nullable().optional().describe(
+    next_offset: nullableCount.optional().describe(
       "null at the end.",
     ),
     total_length: countField.optional().describe("In UTF-16 units."),
@@ -115,14 +120,16 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   name: "get_document_info",
   title: "Inspect a pad",
   description:
-    "Get a pad's live state without its text: url, length, revision, language, and the people in it with their cursors.",
+    "Get a pad's live state, not its text: url, length (code points), revision, language, and the people in it with their cursors. Use it to see who is where before writing; text: get_document.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
     url: z.string(),
     length: countField,
     revision: countField,
-    language: z.string().nullable().describe("null if never set."),
+    language: nullableString(
+      "Editor language, a Rustpad menu id; null if never set.",
+    ),
     users: z.array(z.string()).describe("Others present, by name."),
     people: peopleSchema,
     more_people: countField.optional(),
@@ -169,9 +176,9 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
 /** `get_stats`. */
 export const getStatsTool: ToolDefinition = defineTool({
   name: "get_stats",
-  title: "Rustpad server statistics",
+  title: "Server statistics",
   description:
-    "Get the Rustpad server's start time and pad counts (in memory, persisted), joining no pad. Use it to check that the server answers; for one pad use get_document_info.",
+    "Get the Rustpad server's start time and pad counts (in memory, persisted), joining no pad. Use it to check the server answers; one pad: get_document_info.",
   inputSchema: objectSchema({}),
   outputSchema: objectSchema({
     start_time: countField.describe("Unix time, seconds."),

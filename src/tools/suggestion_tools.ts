@@ -30,7 +30,7 @@ const STATUS = z.enum([
 
 const suggestionSchema = objectSchema({
   suggestion_id: z.string(),
-  status: STATUS,
+  status: STATUS.describe("Only a pending one can still be accepted."),
   author: z.string(),
   self: z.boolean().describe("Made by you."),
   summary: z.string().describe("Its agent's reason: untrusted."),
@@ -63,12 +63,14 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
   name: "list_suggestions",
   title: "List suggestions",
   description:
-    "List a pad's suggestions, pending first: status, author, diff, who decided.",
+    "List a pad's suggestions (writes made with suggest: true), pending first: status, author, summary, diff, who decided, where it landed. Only people in the pad accept or reject them. Accepted: applied, read again before editing there. Rejected, outdated, expired: nothing changed; rework, suggest again. Take yours back: withdraw_suggestion.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
     revision: countField,
-    suggestions: z.array(suggestionSchema),
+    suggestions: z.array(suggestionSchema).describe(
+      "Pending first, then decided, oldest first.",
+    ),
     untrusted: z.literal(true).optional(),
     source: z.literal("rustpad").optional(),
   }),
@@ -96,7 +98,8 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
 export const withdrawSuggestionTool: ToolDefinition = defineTool({
   name: "withdraw_suggestion",
   title: "Withdraw suggestion",
-  description: "Take back your pending suggestion so no one can accept it.",
+  description:
+    "Withdraw your own pending suggestion (a write with suggest: true) so no one can accept it; the pad does not change. Use it when it is wrong or stale; decided ones cannot be. Ids: list_suggestions.",
   inputSchema: objectSchema({
     id: padIdSchema,
     suggestion_id: z.string().describe("From the suggested write."),
@@ -104,7 +107,7 @@ export const withdrawSuggestionTool: ToolDefinition = defineTool({
   outputSchema: objectSchema({
     id: z.string(),
     suggestion_id: z.string(),
-    status: STATUS,
+    status: STATUS.describe("'withdrawn' once taken back."),
   }),
   annotations: {
     readOnlyHint: false,

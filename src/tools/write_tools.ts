@@ -13,6 +13,8 @@ import type { PadSession } from "../rustpad/session.ts";
 import {
   checkResultLength,
   confirmTokenSchema,
+  flagSchema,
+  nullableString,
   objectSchema,
   padIdSchema,
   padUrl,
@@ -116,7 +118,7 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   name: "create_document",
   title: "Create a pad",
   description:
-    "Create a pad, optionally with text and language, and return its url; omit id for a random one. Fails if the pad already has text (an empty pad counts as new), so a taken id is caught.",
+    "Create a new pad, with optional text and language; returns its url. New pads only: fails if the pad has text (an empty one counts as new), so a taken id is caught; existing pads: set_document or edit_document.",
   inputSchema: objectSchema({
     id: padIdSchema.optional().describe(
       "Pad id to create; omit for a random one.",
@@ -128,7 +130,9 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   }),
   outputSchema: objectSchema({
     ...writeOutputShape,
-    language: z.string().nullable().optional(),
+    language: nullableString(
+      "Editor language, a Rustpad menu id; null if never set.",
+    ).optional(),
   }),
   annotations: ANNOTATIONS,
   async write(args, gate, context) {
@@ -176,11 +180,11 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
   name: "append_to_document",
   title: "Append to a pad",
   description:
-    "Append text verbatim at the end of a pad, keeping what people type meanwhile; new_line: true starts it on a line of its own. Empty text sends nothing.",
+    "Append text verbatim at the end of a pad, keeping what people type meanwhile; new_line: true puts it on a line of its own. To change existing text use edit_document.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("Text to append, verbatim."),
-    new_line: z.boolean().optional().describe(
+    new_line: flagSchema(
       "Add '\\n' first unless the pad is empty or ends with one.",
     ),
     confirm_token: confirmTokenSchema,
@@ -235,7 +239,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   name: "set_language",
   title: "Set a pad's language",
   description:
-    "Set a pad's editor language (syntax highlighting) for everyone in it; the text stays, the last writer wins. Names map onto Rustpad's menu ('Python' → 'python'), others are refused with the list. New pads: pass language to create_document.",
+    "Set a pad's editor language (syntax highlighting) for everyone in it; the text stays, the last writer wins. Names map onto Rustpad's menu ('Python' → 'python'), others are refused with the list. New pads: create_document's language.",
   inputSchema: objectSchema({
     id: padIdSchema,
     language: languageSchema,

@@ -8,7 +8,7 @@ import {
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/inMemory"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { createBackend, createServer, loadConfig } from "../../mod.ts";
+import { createBackend, createServer, loadConfig } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connect, type Harness, waitFor } from "../_mcp.ts";
 

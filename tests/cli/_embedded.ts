@@ -9,6 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { waitFor } from "../_wait.ts";
 import { MOD } from "./_run.ts";
+import { childEnv } from "../_child_env.ts";
 
 const BANNER =
   /embedded pad server at (http:\/\/127\.0\.0\.1:\d+\/) \((.*?)\); open \1#NAME in a browser/;
@@ -39,8 +40,7 @@ export async function embedded(
       "bash",
       ...command,
     ],
-    // The parent's environment (DENO_DIR among it), as a client gives it.
-    env: { ...Deno.env.toObject(), NO_COLOR: "1", ...env },
+    env: childEnv(env),
     stderr: "pipe",
   });
   let stderr = "";

@@ -3,21 +3,18 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CONFIG_VARIABLES, TOOL_NAMES, VERSION } from "../../mod.ts";
+import { CONFIG_VARIABLES, TOOL_NAMES, VERSION } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { INITIALIZE, INITIALIZED } from "../_jsonrpc.ts";
 import { MOD, runMod } from "./_run.ts";
+import { childEnv } from "../_child_env.ts";
 
 Deno.test("the stdio server serves a real MCP client and exits when stdin closes", async () => {
   await using pads = await startPadServer();
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", "-A", MOD],
-    env: {
-      RUSTPAD_URL: pads.url,
-      NO_COLOR: "1",
-      PATH: Deno.env.get("PATH") ?? "",
-    },
+    env: childEnv({ RUSTPAD_URL: pads.url }),
     stderr: "pipe",
   });
   let stderr = "";

@@ -2,7 +2,7 @@
 // and replicas that share nothing but RUSTPAD_CONFIRM_SECRET.
 
 import assert from "node:assert/strict";
-import { PadSession, replaceAllOperation, VERSION } from "../../mod.ts";
+import { PadSession, replaceAllOperation, VERSION } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connectHttp, spawnCli } from "../_http.ts";
 import { errorOf, structured, waitFor } from "../_mcp.ts";

@@ -3,7 +3,7 @@
 // start, and while Redis is away.
 
 import assert from "node:assert/strict";
-import { RustpadHttpClient, VERSION } from "../../mod.ts";
+import { RustpadHttpClient, VERSION } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connectHttp, spawnCli } from "../_http.ts";
 import { RawPerson } from "../_person.ts";

@@ -4,6 +4,7 @@ import {
   configFromEnvironment,
   loadConfig,
 } from "../../src/config/config.ts";
+import { childEnv } from "../_child_env.ts";
 import { READ_TOOLS } from "../../src/config/tool_names.ts";
 import { CONFIG_VARIABLES } from "../../src/config/usage.ts";
 
@@ -27,23 +28,16 @@ console.log(JSON.stringify({
 }));
 `,
     );
-    const inherited: Record<string, string> = {};
-    for (const name of ["HOME", "PATH", "DENO_DIR"]) {
-      const value = Deno.env.get(name);
-      if (value !== undefined) inherited[name] = value;
-    }
     const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
       // Only the listed variables may be read: any other read would throw.
       args: ["run", "--no-prompt", `--allow-env=${names.join(",")}`, script],
       clearEnv: true,
-      env: {
-        ...inherited,
-        NO_COLOR: "1",
+      env: childEnv({
         RUSTPAD_URL: "http://127.0.0.1:9/",
         RUSTPAD_READ_ONLY: "yes",
         RUSTPAD_USER_HUE: "7",
         ELICITATION: "no",
-      },
+      }),
       stdout: "piped",
       stderr: "piped",
     }).output();

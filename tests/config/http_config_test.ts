@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadConfig } from "../../mod.ts";
+import { loadConfig } from "../../src/mod.ts";
 import { isLoopback } from "../../src/config/listen.ts";
 import { refusal } from "../_config.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError } from "../../mod.ts";
+import { ConfigError } from "../../src/mod.ts";
 import { parseTokenFile, readTokenFile } from "../../src/config/token_file.ts";
 import { configErrorOf } from "../_config.ts";
 

@@ -5,7 +5,7 @@
 // server sends it and reconnects whenever the server drops it (a fault, a
 // restart). Its text after a final round trip must equal the server's.
 
-import { TextOperation } from "../../mod.ts";
+import { TextOperation } from "../../src/mod.ts";
 
 /** One keystroke of a plan. */
 export interface Keystroke {

@@ -4,7 +4,7 @@
 // Streamable HTTP with the v2 SDK client.
 
 import assert from "node:assert/strict";
-import { TOOL_NAMES } from "../../mod.ts";
+import { TOOL_NAMES } from "../../src/mod.ts";
 import { startHttp } from "../_http.ts";
 import { uiClient, VIEW_MIME_TYPE } from "./_ui_client.ts";
 

@@ -3,7 +3,7 @@
 // interval, and none of them waits on it.
 
 import assert from "node:assert/strict";
-import { createBackend, loadConfig, serveHttp } from "../../mod.ts";
+import { createBackend, loadConfig, serveHttp } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 
 async function rustpadField(url: URL): Promise<unknown> {

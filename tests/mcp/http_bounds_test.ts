@@ -4,7 +4,7 @@
 // body caps, trickled bodies and the drain.
 
 import assert from "node:assert/strict";
-import { createBackend, loadConfig, serveHttp } from "../../mod.ts";
+import { createBackend, loadConfig, serveHttp } from "../../src/mod.ts";
 import { connectHttp, startHttp } from "../_http.ts";
 import { structured, waitFor } from "../_mcp.ts";
 import {

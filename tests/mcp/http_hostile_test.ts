@@ -4,7 +4,7 @@
 // bodies sent a byte a chunk, and uploads too slow to deserve their share.
 
 import assert from "node:assert/strict";
-import { PadSession, TextOperation } from "../../mod.ts";
+import { PadSession, TextOperation } from "../../src/mod.ts";
 import { connectHttp, startHttp } from "../_http.ts";
 import { structured, textOf, waitFor } from "../_mcp.ts";
 import {

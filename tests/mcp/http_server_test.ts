@@ -4,7 +4,12 @@ import {
   type CallToolResult,
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { createBackend, loadConfig, serveHttp, VERSION } from "../../mod.ts";
+import {
+  createBackend,
+  loadConfig,
+  serveHttp,
+  VERSION,
+} from "../../src/mod.ts";
 import {
   connectHttp,
   initialize,

@@ -4,7 +4,7 @@
 // hears the verdict on its own replica.
 
 import assert from "node:assert/strict";
-import { loadConfig } from "../../mod.ts";
+import { loadConfig } from "../../src/mod.ts";
 import type { Backend } from "../../src/backend/backend.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connect, structured } from "../_mcp.ts";

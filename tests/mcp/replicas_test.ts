@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { RustpadHttpClient } from "../../mod.ts";
+import { RustpadHttpClient } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { type CliServer, connectHttp, spawnCli } from "../_http.ts";
 import { startRedis } from "../_redis.ts";

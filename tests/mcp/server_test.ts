@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { connect } from "../_mcp.ts";
-import { INSTRUCTIONS, TOOL_NAMES } from "../../mod.ts";
+import { INSTRUCTIONS, TOOL_NAMES } from "../../src/mod.ts";
 
 const SNAPSHOT = new URL("../snapshots/tools_list.json", import.meta.url);
 

@@ -5,7 +5,7 @@ import {
   serverAck,
   synchronized,
   TextOperation,
-} from "../../mod.ts";
+} from "../../src/mod.ts";
 
 const op = (value: unknown): TextOperation => TextOperation.fromJSON(value);
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TextOperation } from "../../mod.ts";
+import { TextOperation } from "../../src/mod.ts";
 import { readVectors } from "../_vectors.ts";
 
 const vectors = await readVectors("ot-ops.jsonl");

@@ -12,6 +12,7 @@ import { SqlitePadDatabase, startPadServer } from "../../src/pad_server/mod.ts";
 import { Browser, type Page } from "./_browser.ts";
 import { waitUntil } from "./_test_client.ts";
 import { scratchHome } from "../cli/_run.ts";
+import { childEnv } from "../_child_env.ts";
 
 const MOD = new URL("../../mod.ts", import.meta.url).pathname;
 const ARTIFACTS = new URL("../../.ci/out/", import.meta.url);
@@ -73,13 +74,11 @@ Deno.test("a person types into the page while the agent appends through MCP: bot
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", "-A", MOD, "--embedded"],
-    env: {
-      NO_COLOR: "1",
-      PATH: Deno.env.get("PATH") ?? "",
+    env: childEnv({
       ...home.env,
       RUSTPAD_USER_NAME: "Agent Smith",
       RUSTPAD_USER_HUE: "280",
-    },
+    }),
     stderr: "pipe",
   });
   let stderr = "";

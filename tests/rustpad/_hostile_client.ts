@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createServer, loadConfig } from "../../mod.ts";
+import { createServer, loadConfig } from "../../src/mod.ts";
 
 /** What the parent test asserts on. */
 export interface HostileRun {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PadState, type SessionEvent, TextOperation } from "../../mod.ts";
+import { PadState, type SessionEvent, TextOperation } from "../../src/mod.ts";
 
 const op = (json: (string | number)[]) => TextOperation.fromJSON(json);
 

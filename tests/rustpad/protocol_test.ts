@@ -5,7 +5,7 @@ import {
   parseServerMessage,
   PERSISTED_USER_ID,
   TextOperation,
-} from "../../mod.ts";
+} from "../../src/mod.ts";
 
 Deno.test("`parseClientMessage()` reads the four client messages, normalising operations", () => {
   const edit = parseClientMessage(

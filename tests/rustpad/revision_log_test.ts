@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { RevisionLog, TextBuffer, TextOperation } from "../../mod.ts";
+import { RevisionLog, TextBuffer, TextOperation } from "../../src/mod.ts";
 import { property } from "../_random.ts";
 
 function logOf(

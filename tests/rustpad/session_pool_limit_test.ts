@@ -3,7 +3,11 @@
 // all are held, opening another is refused with OpenPadLimitError.
 
 import assert from "node:assert/strict";
-import { OpenPadLimitError, SessionPool, TextOperation } from "../../mod.ts";
+import {
+  OpenPadLimitError,
+  SessionPool,
+  TextOperation,
+} from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { waitFor } from "../_wait.ts";
 

@@ -8,7 +8,7 @@ import {
   EditNotAcknowledgedError,
   SessionPool,
   TextOperation,
-} from "../../mod.ts";
+} from "../../src/mod.ts";
 import { type PadServer, startPadServer } from "../../src/testing/mod.ts";
 
 const AGENT = { name: "agent", hue: 1 };

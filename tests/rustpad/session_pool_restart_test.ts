@@ -6,7 +6,7 @@
 // new is shown.
 
 import assert from "node:assert/strict";
-import { SessionPool, TextOperation } from "../../mod.ts";
+import { SessionPool, TextOperation } from "../../src/mod.ts";
 import { PadDatabase, startPadServer } from "../../src/testing/mod.ts";
 import { waitFor } from "../_wait.ts";
 import { RawPerson } from "../_person.ts";

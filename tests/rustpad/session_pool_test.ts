@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SessionPool, TextOperation } from "../../mod.ts";
+import { SessionPool, TextOperation } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { waitFor } from "../_wait.ts";
 

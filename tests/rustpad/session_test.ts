@@ -5,7 +5,7 @@ import {
   PERSISTED_USER_ID,
   SessionError,
   TextOperation,
-} from "../../mod.ts";
+} from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { waitFor } from "../_wait.ts";
 

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
-import { padServerProblem, versionProblem } from "../../scripts/compile.ts";
-import { VERSION } from "../../mod.ts";
+import {
+  compileFailure,
+  padServerProblem,
+  versionProblem,
+} from "../../scripts/compile.ts";
+import { VERSION } from "../../src/mod.ts";
+import { childEnv } from "../_child_env.ts";
 
 const SCRIPT = new URL("../../scripts/compile.ts", import.meta.url).pathname;
 
@@ -88,6 +93,40 @@ Deno.test("padServerProblem() accepts a binary whose pad-server --help answers t
   }
 });
 
+Deno.test("`deno task compile` that cannot download denort says so in one line, points at DENORT_BIN, and leaves no empty output folder", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const output = `${dir}/dist/rustpad-mcp`;
+    // A proxy nothing listens on stands for no network; another platform's
+    // denort is not in the cache, so deno compile must download it.
+    const other = Deno.build.os === "darwin"
+      ? "x86_64-unknown-linux-gnu"
+      : "aarch64-apple-darwin";
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", SCRIPT, "--target", other, "--output", output],
+      env: {
+        NO_COLOR: "1",
+        HTTPS_PROXY: "http://127.0.0.1:1",
+        https_proxy: "http://127.0.0.1:1",
+      },
+      stdin: "null",
+    }).output();
+    const stderr = new TextDecoder().decode(run.stderr);
+    assert.notEqual(run.code, 0, stderr);
+    assert.match(
+      stderr,
+      new RegExp(
+        `^compile: Cannot compile as deno compile could not download https://\\S+/denort-${other}\\.zip \\(.+\\): build offline by pointing DENORT_BIN at denort of this Deno version \\(${Deno.version.deno}\\)`,
+      ),
+    );
+    assert.doesNotMatch(stderr, /Stack backtrace/);
+    assert.equal(stderr.trim().split("\n").length, 1, stderr);
+    await assert.rejects(Deno.stat(`${dir}/dist`), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("mod.ts pad-server --help answers the usage padServerProblem() looks for", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
@@ -97,12 +136,22 @@ Deno.test("mod.ts pad-server --help answers the usage padServerProblem() looks f
       "pad-server",
       "--help",
     ],
-    env: { NO_COLOR: "1" },
+    env: childEnv(),
     stdin: "null",
   }).output();
   assert.equal(output.code, 0);
   assert.match(
     new TextDecoder().decode(output.stdout),
     /^Usage: rustpad-mcp pad-server \[--listen \[HOST:\]PORT\]/,
+  );
+});
+
+Deno.test("compileFailure() names Deno's error line, without its backtrace, for a failure other than the download", () => {
+  assert.equal(
+    compileFailure(
+      'Check mod.ts\nerror: Module not found "file:///x.ts".\n\nStack backtrace:\n   0: <unknown>\n',
+      1,
+    ),
+    'Cannot compile as deno compile failed with exit code 1: error: Module not found "file:///x.ts".',
   );
 });

@@ -4,7 +4,7 @@ import {
   findOccurrences,
   replaceAllOperation,
   replaceOperation,
-} from "../../mod.ts";
+} from "../../src/mod.ts";
 import { cpLength, property, Random } from "../_random.ts";
 
 Deno.test("`replaceAllOperation()` turns any text into any other, keeping common ends", () => {

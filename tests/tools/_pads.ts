@@ -1,7 +1,7 @@
 // Helpers for write-tool tests: a named person in a pad (a session that
 // announces a display name) and waiting for the server to see a revision.
 
-import { PadSession, TextOperation } from "../../mod.ts";
+import { PadSession, TextOperation } from "../../src/mod.ts";
 import { type Harness, structured, waitFor } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
 

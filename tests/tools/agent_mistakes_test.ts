@@ -3,7 +3,7 @@
 // server, and checks the answer and the pad over HTTP or as a person.
 
 import assert from "node:assert/strict";
-import { PadSession } from "../../mod.ts";
+import { PadSession } from "../../src/mod.ts";
 import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
 
 Deno.test("a mistyped dry_run is refused, naming it and the arguments the tool takes, and nothing is written", async () => {
@@ -134,8 +134,8 @@ Deno.test("edit_document applies every edit of a batch to the pad as read: an in
     (await h.client.listTools()).tools.find((tool) =>
       tool.name === "edit_document"
     )?.description ?? "";
-  assert.match(listed, /Every edit refers to the pad as read, before any/);
-  assert.match(listed, /end_line required/);
+  assert.match(listed, /Each edit refers to the pad as read/);
+  assert.match(listed, /end_line = start_line - 1 inserts/);
   assert.match(listed, /replace_in_document/);
   assert.match(listed, /append_to_document/);
   structured(

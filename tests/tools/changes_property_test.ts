@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { connect, structured } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
 import { Random } from "../_random.ts";
-import type { TextOperation } from "../../mod.ts";
+import type { TextOperation } from "../../src/mod.ts";
 import { untilServerSees } from "./_pads.ts";
 
 interface Written {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { connect, errorOf, structured, textOf } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
-import { loadConfig } from "../../mod.ts";
+import { loadConfig } from "../../src/mod.ts";
 import { padWith, revisionOf, untilServerSees } from "./_pads.ts";
 
 const accept = () => ({

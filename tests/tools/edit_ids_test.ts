@@ -6,7 +6,7 @@
 // unnamed token without a session) is asked for an edit_id.
 
 import assert from "node:assert/strict";
-import { createBackend, loadConfig } from "../../mod.ts";
+import { createBackend, loadConfig } from "../../src/mod.ts";
 import {
   createToolContext,
   type ToolContext,

@@ -3,7 +3,7 @@
 // server and checks the answer and the pad.
 
 import assert from "node:assert/strict";
-import { createBackend, loadConfig } from "../../mod.ts";
+import { createBackend, loadConfig } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
@@ -99,11 +99,8 @@ Deno.test("base_revision says, where the model reads it, what happens without it
   await using h = await connect();
   for (const tool of ["set_document", "replace_in_document", "edit_document"]) {
     const base = (await inputOf(h, tool)).properties.base_revision;
-    assert.match(base?.description ?? "", /Revision your read returned/);
-    assert.match(
-      base?.description ?? "",
-      /Without it: the pad as it is now/,
-    );
+    assert.match(base?.description ?? "", /Revision you read/);
+    assert.match(base?.description ?? "", /Omit: the pad now/);
   }
 });
 
@@ -288,11 +285,11 @@ Deno.test("wait_for_change counts the agent's own edit and returns at once when 
   );
   assert.match(
     listed?.description ?? "",
-    /authors\[\]\.self marks your own edits/,
+    /authors \(self: your edits, which count too\)/,
   );
   assert.match(
     listed?.description ?? "",
-    /returns at the next revision, at once if already past it/,
+    /'change': the next revision, at once if already past/,
   );
   assert.match(listed?.description ?? "", /60 s/);
   await h.call("append_to_document", { id: "own", text: "mine" });
@@ -360,6 +357,6 @@ Deno.test("set_language takes no idempotency_key, and on_conflict says whose tex
   const onConflict = (await inputOf(h, "edit_document")).properties.on_conflict;
   assert.match(
     onConflict?.description ?? "",
-    /keeping their text beside yours/,
+    /keeping theirs beside yours/,
   );
 });

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { connect, structured } from "../_mcp.ts";
-import { MAX_TEXT_LENGTH } from "../../mod.ts";
+import { MAX_TEXT_LENGTH } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 
 const PAIRS = MAX_TEXT_LENGTH / 2;

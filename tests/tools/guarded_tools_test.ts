@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { connect, errorOf, type Harness, structured, textOf } from "../_mcp.ts";
-import { PadSession, TextOperation } from "../../mod.ts";
+import { PadSession, TextOperation } from "../../src/mod.ts";
 import { RawPerson } from "../_person.ts";
 
 const accept = () => ({

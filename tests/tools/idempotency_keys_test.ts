@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/inMemory"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { connect, errorOf, structured, textOf } from "../_mcp.ts";
-import { createBackend, createServer, loadConfig } from "../../mod.ts";
+import { createBackend, createServer, loadConfig } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 
 Deno.test("a retried append with the same idempotency_key lands once and says replayed", async () => {

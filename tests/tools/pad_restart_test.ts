@@ -7,7 +7,7 @@
 // changes; a reconnect to the same history is no restart.
 
 import assert from "node:assert/strict";
-import { createBackend, loadConfig, serveHttp } from "../../mod.ts";
+import { createBackend, loadConfig, serveHttp } from "../../src/mod.ts";
 import { TextOperation } from "../../src/ot/operation.ts";
 import {
   PadDatabase,

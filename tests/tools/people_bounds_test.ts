@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { connect, structured, textOf, waitFor } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
-import { PadSession, TextOperation } from "../../mod.ts";
+import { PadSession, TextOperation } from "../../src/mod.ts";
 
 const HUGE = 2_000_000;
 

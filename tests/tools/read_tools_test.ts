@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
-import { PadSession, TextOperation } from "../../mod.ts";
+import { PadSession, TextOperation } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 
 const FENCE = /^<untrusted-([0-9a-f]{32})>$/m;

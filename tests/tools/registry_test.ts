@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { createBackend, loadConfig, TOOL_NAMES } from "../../mod.ts";
+import { createBackend, loadConfig, TOOL_NAMES } from "../../src/mod.ts";
 import {
   createToolContext,
   type ToolCall,

@@ -4,7 +4,7 @@
 // is suggested, decided and heard like the text writes.
 
 import assert from "node:assert/strict";
-import { loadConfig } from "../../mod.ts";
+import { loadConfig } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connect, type Harness, structured, textOf } from "../_mcp.ts";
 import { startRedis, twoReplicas } from "../_redis.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { structured } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
 import { Random } from "../_random.ts";
-import { TextOperation } from "../../mod.ts";
+import { TextOperation } from "../../src/mod.ts";
 import { codePointLength } from "../../src/ot/code_points.ts";
 import { deletesOverlap } from "../../src/ot/deletes.ts";
 import { findOccurrences } from "../../src/text/edits.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { errorOf, structured, textOf } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
-import { TextOperation } from "../../mod.ts";
+import { TextOperation } from "../../src/mod.ts";
 import { connectWithDesk, decide, listed } from "./_suggestions.ts";
 import { revisionOf, untilServerSees } from "./_pads.ts";
 

@@ -3,15 +3,16 @@
 // description and input schema. A budget pins that sum for the default
 // configuration (output schemas are not in it: clients validate with them,
 // models rarely see them), and a test keeps the generated noise (`$schema`,
-// meaningless integer bounds, `additionalProperties`, the SDK's default
-// `execution`) out of tools/list.
+// meaningless integer bounds, output objects' `additionalProperties`, the
+// SDK's default `execution`) out of tools/list. An input schema states
+// `additionalProperties: false`, since unknown arguments are refused.
 
 import assert from "node:assert/strict";
 import type { Tool } from "@modelcontextprotocol/client";
 import { connect } from "../_mcp.ts";
 import { startHttp } from "../_http.ts";
 import { uiClient } from "../mcp/_ui_client.ts";
-import { INSTRUCTIONS } from "../../mod.ts";
+import { INSTRUCTIONS } from "../../src/mod.ts";
 import { MAX_PAD_ID_LENGTH, padIdProblem } from "../../src/rustpad/pad_id.ts";
 
 /**
@@ -79,7 +80,7 @@ Deno.test("a client that renders views (MCP Apps): its model reads the same 16 t
   assert.equal(modelReads(all).length, 16);
 });
 
-Deno.test("tools/list carries no $schema keys, ±(2^53-1) integer bounds, additionalProperties or execution", async () => {
+Deno.test("tools/list carries no $schema keys, ±(2^53-1) integer bounds, output additionalProperties or execution", async () => {
   const listed = await toolsList();
   assert.ok(
     !listed.includes('"$schema"'),
@@ -89,38 +90,48 @@ Deno.test("tools/list carries no $schema keys, ±(2^53-1) integer bounds, additi
     !listed.includes(String(Number.MAX_SAFE_INTEGER)),
     "a tool schema has a ±(2^53-1) bound: build counts with countSchema() from src/tools/_shared.ts",
   );
-  assert.ok(
-    !listed.includes('"additionalProperties"'),
-    "a tool schema has additionalProperties: build objects with objectSchema() from src/tools/_shared.ts",
-  );
+  for (const tool of JSON.parse(listed).tools as Tool[]) {
+    assert.ok(
+      !JSON.stringify(tool.outputSchema).includes('"additionalProperties"'),
+      `${tool.name}'s output schema has additionalProperties: build objects with objectSchema() from src/tools/_shared.ts`,
+    );
+    assert.equal(
+      (tool.inputSchema as { additionalProperties?: unknown })
+        .additionalProperties,
+      false,
+      tool.name,
+    );
+  }
   assert.ok(
     !listed.includes('"execution"'),
     "a tool has execution: registerTools in src/mcp/_tools.ts removes it",
   );
 });
 
-Deno.test("tools/list states the pad id's rule as pattern and maxLength, the same rule the tools enforce", async () => {
-  const { tools } = JSON.parse(await toolsList()) as {
-    tools: {
-      name: string;
-      inputSchema: {
-        properties: Record<string, { pattern?: string; maxLength?: number }>;
-      };
-    }[];
-  };
+Deno.test("tools/list states the pad id's maxLength, and every tool refuses an id outside the rule, stating it", async () => {
+  await using h = await connect();
+  const { tools } = await h.client.listTools();
   for (const tool of tools) {
-    const id = tool.inputSchema.properties.id;
+    const id = (tool.inputSchema.properties as Record<
+      string,
+      { maxLength?: number }
+    >).id;
     if (id === undefined) continue;
     assert.equal(id.maxLength, MAX_PAD_ID_LENGTH, tool.name);
-    const pattern = new RegExp(id.pattern ?? "", "u");
-    for (const good of ["notes", "a.b_c-D9", "...", ".hidden"]) {
-      assert.ok(pattern.test(good), `${tool.name} lists ${good} as valid`);
-      assert.equal(padIdProblem(good), undefined);
-    }
-    for (const bad of [".", "..", "a b", "a/b", "é", "#notes", ""]) {
-      assert.ok(!pattern.test(bad), `${tool.name} lists ${bad} as invalid`);
-      assert.notEqual(padIdProblem(bad), undefined);
-    }
+  }
+  for (const good of ["notes", "a.b_c-D9", "...", ".hidden"]) {
+    assert.equal(padIdProblem(good), undefined);
+  }
+  for (const bad of [".", "..", "a b", "a/b", "é", "#notes"]) {
+    const refused = await h.call("get_document", { id: bad });
+    assert.equal(refused.isError, true, bad);
+    assert.equal(
+      (refused.content as { text: string }[])[0]!.text.includes(
+        padIdProblem(bad)!,
+      ),
+      true,
+      bad,
+    );
   }
 });
 
@@ -139,8 +150,13 @@ Deno.test("no tool description repeats what its annotations say (Read-only.), an
     assert.doesNotMatch(tool.description, /short pads/, tool.name);
   }
   const document = tools.find((tool) => tool.name === "get_document");
-  assert.match(document?.description ?? "", /20,000 characters/);
-  assert.match(document?.description ?? "", /262144 code points/);
+  assert.match(document?.description ?? "", /20,000 code points/);
+  assert.match(document?.description ?? "", /262,144 code points/);
+  for (const tool of tools) {
+    // One way to write a number: thousands separated, units named.
+    assert.doesNotMatch(tool.description, /\d{5}/, tool.name);
+    assert.doesNotMatch(tool.description, /characters/, tool.name);
+  }
   assert.match(
     document?.description ?? "",
     /UTF-16 units, as are next_offset and total_length/,

@@ -11,7 +11,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { createBackend, loadConfig, TextOperation } from "../../mod.ts";
+import { createBackend, loadConfig, TextOperation } from "../../src/mod.ts";
 import {
   createToolContext,
   defineWriteTool,

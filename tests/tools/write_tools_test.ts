@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
-import { PadSession } from "../../mod.ts";
+import { PadSession } from "../../src/mod.ts";
 import { RawPerson } from "../_person.ts";
 
 Deno.test("`create_document` creates a pad with text and language at a random id", async () => {

@@ -1,0 +1,46 @@
+// MCP Inspector's CLI, an outside client, lists the tools over stdio with
+// --strict in both protocol eras: no tool-schema portability warning or
+// error (such as a `type` array for a nullable field). It runs through npx,
+// as .ci/run has npm (Deno is installed from it); the first run fetches the
+// pinned Inspector from the npm registry.
+
+import assert from "node:assert/strict";
+import { childEnv } from "../_child_env.ts";
+
+const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
+const MOD = new URL("../../mod.ts", import.meta.url).pathname;
+
+for (const era of ["legacy", "modern"] as const) {
+  Deno.test(`MCP Inspector ${INSPECTOR} --strict lists 16 tools with no warning in the ${era} era`, async () => {
+    const output = await new Deno.Command("npx", {
+      args: [
+        "--yes",
+        INSPECTOR,
+        "--cli",
+        "--method",
+        "tools/list",
+        "--strict",
+        "--protocol-era",
+        era,
+        "-e",
+        "RUSTPAD_URL=http://127.0.0.1:9/",
+        Deno.execPath(),
+        "run",
+        "-A",
+        MOD,
+      ],
+      env: childEnv({ RUSTPAD_URL: "http://127.0.0.1:9/" }),
+      stdin: "null",
+    }).output().catch((error: Error) => {
+      throw new Error(
+        `Cannot run npx as ${error.message}: install Node.js and npm (bash .ci/run does)`,
+      );
+    });
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 0, stderr);
+    assert.doesNotMatch(stderr, /^(Warning|Error)\b/m, stderr);
+    assert.doesNotMatch(stderr, /[1-9]\d* (errors|warnings)/, stderr);
+    const { tools } = JSON.parse(new TextDecoder().decode(output.stdout));
+    assert.equal(tools.length, 16);
+  });
+}
