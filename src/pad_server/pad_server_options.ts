@@ -8,6 +8,7 @@
 import type { WebSocketLimits } from "../http/mod.ts";
 import type { PadStorage } from "./pad_database.ts";
 import type { SuggestionDesk } from "./suggestion_desk.ts";
+import type { AgentStore } from "./agent_store.ts";
 
 /** How to start a `PadServer`. */
 export interface PadServerOptions {
@@ -45,6 +46,28 @@ export interface PadServerOptions {
    * MCP server's. Without it the lists are empty.
    */
   suggestions?: SuggestionDesk;
+  /**
+   * The secret of the agent API (`/api/agent/`, see `_agent_api.ts`): with
+   * it, the pad server holds agents' suggestions and authors itself (in
+   * `agentStore`), for every agent process that sends it as
+   * `Authorization: Bearer <secret>`, and serves them to people in place
+   * of `suggestions`. Without it the agent API answers 404, as Rustpad.
+   */
+  agentSecret?: string;
+  /**
+   * Where the agent API keeps suggestions and authors: a
+   * `SqliteAgentStore` so they survive the server.
+   *
+   * @default {a MemoryAgentStore}
+   */
+  agentStore?: AgentStore;
+  /**
+   * The bounds on pending suggestions of the agent API, each shared fairly
+   * among the identities holding them.
+   *
+   * @default {{ perPad: 100, total: 1000 }}
+   */
+  suggestionLimits?: { perPad: number; total: number };
   /**
    * How often to snapshot pads whose revision changed into the database, in
    * milliseconds; `0` snapshots only when `PadServer.snapshot` is
