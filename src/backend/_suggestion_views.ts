@@ -126,6 +126,11 @@ export class PadListeners<T> {
     };
   }
 
+  /** Whether anyone listens on `pad`. */
+  has(pad: string): boolean {
+    return this.#listeners.has(pad);
+  }
+
   /** Tell everyone listening on `pad`. */
   tell(pad: string, value: T): void {
     for (const listener of [...this.#listeners.get(pad) ?? []]) {
