@@ -38,6 +38,15 @@ export {
   type PersistedPad,
 } from "./pad_database.ts";
 export { SqlitePadDatabase } from "./sqlite_pad_database.ts";
+export {
+  type AgentStore,
+  type AuthorRecord,
+  MAX_AUTHORS_PER_PAD,
+  MemoryAgentStore,
+  type PendingCounts,
+  type StoredSuggestion,
+} from "./agent_store.ts";
+export { SqliteAgentStore } from "./sqlite_agent_store.ts";
 export type { WebSocketLimits } from "../http/mod.ts";
 export type {
   SuggestionDecision,
