@@ -10,8 +10,8 @@ import type { SuggestionDesk, SuggestionList } from "./suggestion_desk.ts";
 const JSON_TYPE = "application/json";
 const ROUTE = /^\/api\/(suggestions|suggestion-events)\/([^/]+)(?:\/([^/]+))?$/;
 const NONE: SuggestionList = { revision: 0, suggestions: [], agentIds: [] };
-/** How often a stream looks at a desk that cannot be watched. */
-const LOOK_MS = 2000;
+/** How often a stream looks again (a desk that cannot be watched, expiry). */
+const LOOK_MS = 1000;
 /** Changes closer than this are sent as one event. */
 const COALESCE_MS = 100;
 /** The most event streams open at once on one server. */

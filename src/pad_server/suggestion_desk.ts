@@ -75,7 +75,7 @@ export interface SuggestionDesk {
   ): Promise<SuggestionView | undefined>;
   /**
    * Be told when the pad's suggestions may have changed; without it the
-   * event stream looks every two seconds.
+   * event stream looks every second.
    *
    * @returns Unsubscribes.
    */
