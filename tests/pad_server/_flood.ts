@@ -9,11 +9,11 @@ export const MAX_CODE_POINTS = 262_144;
 /** How many whole-pad suggestions the flood holds. */
 export const FLOOD = 20;
 
-/** `MAX_CODE_POINTS` code points of lines that begin with `mark`. */
-export function wholePad(mark: string): string {
+/** `points` code points of lines that begin with `mark`. */
+export function wholePad(mark: string, points = MAX_CODE_POINTS): string {
   const line = `${mark} let value = "ünïcödé 🎉 text";\n`;
-  const points = Array.from(line.repeat(Math.ceil(MAX_CODE_POINTS / 20)));
-  return points.slice(0, MAX_CODE_POINTS).join("");
+  const all = Array.from(line.repeat(Math.ceil(points / 20)));
+  return all.slice(0, points).join("");
 }
 
 /** A unified diff replacing every line of `from` with those of `to`. */
@@ -44,7 +44,7 @@ export async function flood(
       author: { name: "rustpad-mcp", hue: 200 },
       summary: `Rewrite everything, take ${index}`,
       revision,
-      operation: [-MAX_CODE_POINTS, replacement],
+      operation: [-Array.from(text).length, replacement],
       diff: diffOf(text, replacement),
       ttlMs: 600_000,
       identities: 1,
