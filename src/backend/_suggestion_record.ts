@@ -3,7 +3,6 @@
 // delete text it changes), and its change as hunks in UTF-16 units, as the
 // page's editor counts.
 
-import type { Component } from "../ot/component.ts";
 import { deletesOverlap } from "../ot/deletes.ts";
 import { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";

@@ -7,7 +7,13 @@
 import { deletesOverlap } from "../ot/deletes.ts";
 import { TextOperation } from "../ot/operation.ts";
 import type { UserOperation } from "../rustpad/protocol.ts";
-import type { SuggestionRecord } from "../rustpad/suggestion_views.ts";
+import {
+  boundedView,
+  entryOf,
+  type SuggestionDecision,
+  type SuggestionRecord,
+  viewOf,
+} from "../rustpad/suggestion_views.ts";
 import type { PendingCounts } from "./agent_store.ts";
 
 /** A record as the pad server keeps it: with the pad history it is on. */
@@ -118,4 +124,45 @@ export function refusal(
     return `Cannot hold a suggestion for pad "${pad}" as ${who} holds its fair share of the server: current share is ${totalShare} of the ${limits.total} pending per server, shared by ${identities} identities. ${after}`;
   }
   return undefined;
+}
+
+/**
+ * `held` as kept once decided: no operation, its diff and hunks cut as
+ * lists show them, so decided ones kept for the TTL cost little. A pending
+ * one is itself.
+ */
+export function trimmed(held: Held): Held {
+  if (held.status === "pending") return held;
+  const { diff } = entryOf(held);
+  const { hunks } = boundedView(viewOf(held, ""));
+  return { ...held, operation: [], diff, hunks: [...hunks] };
+}
+
+/** The refusal to `verb` suggestion `id`: missing, or no longer pending. */
+export function notPending(
+  pad: string,
+  id: string,
+  verb: string,
+  found: Held | undefined,
+): SuggestionDecision {
+  if (found === undefined) {
+    return {
+      ok: false,
+      kind: "missing",
+      error:
+        `Cannot ${verb} suggestion "${id}" as pad "${pad}" has no such suggestion: current suggestions are listed by list_suggestions or GET /api/suggestions/${
+          encodeURIComponent(pad)
+        }`,
+    };
+  }
+  return {
+    ok: false,
+    kind: "final",
+    error: `Cannot ${verb} suggestion "${id}" as it is ${found.status}${
+      found.reason === undefined ? "" : ` (${found.reason})`
+    }${
+      found.decidedBy === undefined ? "" : ` by ${found.decidedBy}`
+    }: current status is ${found.status}. A decision is final; nothing was changed`,
+    suggestion: viewOf(found, ""),
+  };
 }

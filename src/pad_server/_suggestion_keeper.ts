@@ -23,22 +23,19 @@ import {
   type Held,
   type HeldLimits,
   MAX_TTL_MS,
+  notPending,
   type PadHistory,
   refusal,
+  trimmed,
 } from "./_held.ts";
 import type { Room } from "./_room.ts";
+import { PadWatchers } from "./_pad_watchers.ts";
 
 /** Where the keeper finds pads in memory. */
 export interface KeeperPads {
   /** The pad's room, if in memory. */
   find(padId: string): Room | undefined;
 }
-
-/** How often a watched pad whose revision moved is settled. */
-const SETTLE_MS = 1000;
-
-/** At most this many pads' change counts are remembered. */
-const MAX_COUNTED_PADS = 100_000;
 
 /** What an agent sends to hold a suggestion. */
 export interface HoldBody {
@@ -68,10 +65,8 @@ export class SuggestionKeeper {
   readonly #limits: HeldLimits;
   readonly #now: () => number;
   readonly #epochs = new WeakMap<Room, string>();
-  readonly #watchers = new Map<string, Set<() => void>>();
-  readonly #timers = new Map<string, ReturnType<typeof setInterval>>();
-  readonly #changes = new Map<string, number>();
-  #count = 1;
+  readonly #watchers: PadWatchers;
+  readonly #cache = new Map<string, Map<string, Held>>();
   #declared = 1;
 
   constructor(
@@ -83,6 +78,10 @@ export class SuggestionKeeper {
     this.#pads = pads;
     this.#limits = options.limits;
     this.#now = options.now ?? Date.now;
+    this.#watchers = new PadWatchers(
+      (pad) => pads.find(pad)?.pad.revision ?? -1,
+      (pad) => this.#settled(pad),
+    );
   }
 
   /** Hold an agent's operation, made at `body.revision` of the pad. */
@@ -227,40 +226,17 @@ export class SuggestionKeeper {
    * @returns Unsubscribes.
    */
   watch(pad: string, listener: () => void): () => void {
-    let watchers = this.#watchers.get(pad);
-    if (watchers === undefined) {
-      this.#watchers.set(pad, watchers = new Set());
-      let seen = this.#pads.find(pad)?.pad.revision ?? -1;
-      this.#timers.set(
-        pad,
-        setInterval(() => {
-          const revision = this.#pads.find(pad)?.pad.revision ?? -1;
-          if (revision === seen) return;
-          seen = revision;
-          this.#settled(pad);
-        }, SETTLE_MS),
-      );
-    }
-    watchers.add(listener);
-    return () => {
-      watchers.delete(listener);
-      if (watchers.size > 0 || this.#watchers.get(pad) !== watchers) return;
-      clearInterval(this.#timers.get(pad));
-      this.#timers.delete(pad);
-      this.#watchers.delete(pad);
-    };
+    return this.#watchers.add(pad, listener);
   }
 
   /** Stop every watch timer. */
   close(): void {
-    for (const timer of this.#timers.values()) clearInterval(timer);
-    this.#timers.clear();
-    this.#watchers.clear();
+    this.#watchers.close();
   }
 
   /** How many changes `pad`'s suggestions have had, for long polls. */
   changes(pad: string): number {
-    return this.#changes.get(pad) ?? 0;
+    return this.#watchers.changes(pad);
   }
 
   /** Record who user `userId` of `pad` is: an agent's connection. */
@@ -274,23 +250,41 @@ export class SuggestionKeeper {
   }
 
   #tell(pad: string): void {
-    // Counted per pad in a bounded map: a long poll compares them only.
-    this.#changes.delete(pad);
-    this.#changes.set(pad, this.#count++);
-    if (this.#changes.size > MAX_COUNTED_PADS) {
-      this.#changes.delete(this.#changes.keys().next().value!);
-    }
-    for (const listener of [...this.#watchers.get(pad) ?? []]) listener();
+    this.#watchers.tell(pad);
   }
 
+  /** Store `held` (a decided one trimmed) and tell the pad's watchers. */
   #put(held: Held): void {
-    this.#store.putSuggestion(held.pad, {
-      id: held.id,
-      identity: held.identity,
-      pending: held.status === "pending",
-      json: JSON.stringify(held),
-    });
+    this.#write(held);
     this.#tell(held.pad);
+  }
+
+  #write(held: Held): Held {
+    const kept = trimmed(held);
+    this.#store.putSuggestion(kept.pad, {
+      id: kept.id,
+      identity: kept.identity,
+      pending: kept.status === "pending",
+      json: JSON.stringify(kept),
+    });
+    this.#records(kept.pad).set(kept.id, kept);
+    return kept;
+  }
+
+  /**
+   * The pad's records, read from the store once and kept: this keeper is
+   * the store's one writer, and a list then parses no JSON.
+   */
+  #records(pad: string): Map<string, Held> {
+    let records = this.#cache.get(pad);
+    if (records === undefined) {
+      records = new Map();
+      for (const stored of this.#store.suggestions(pad)) {
+        records.set(stored.id, JSON.parse(stored.json) as Held);
+      }
+      this.#cache.set(pad, records);
+    }
+    return records;
   }
 
   /** The pad's history now, or `undefined` when it is not in memory. */
@@ -318,23 +312,21 @@ export class SuggestionKeeper {
     const now = this.#now();
     const held: Held[] = [];
     let told = false;
-    for (const stored of this.#store.suggestions(pad)) {
-      const before = JSON.parse(stored.json) as Held;
+    const records = this.#records(pad);
+    for (const before of [...records.values()]) {
       if (forgotten(before, now)) {
         this.#store.removeSuggestion(pad, before.id);
+        records.delete(before.id);
         continue;
       }
-      const after = expire(carry(before, history), now);
+      let after = expire(carry(before, history), now);
       if (after !== before) {
-        this.#store.putSuggestion(pad, {
-          ...stored,
-          pending: after.status === "pending",
-          json: JSON.stringify(after),
-        });
+        after = this.#write(after);
         told ||= after.status !== before.status;
       }
       held.push(after);
     }
+    if (records.size === 0) this.#cache.delete(pad);
     if (told) this.#tell(pad);
     held.sort((a, b) =>
       Number(b.status === "pending") - Number(a.status === "pending") ||
@@ -351,27 +343,8 @@ export class SuggestionKeeper {
   ): { held: Held; text: string } | SuggestionDecision {
     const { held, text } = this.#settled(pad);
     const found = held.find((h) => h.id === id);
-    if (found === undefined) {
-      return {
-        ok: false,
-        kind: "missing",
-        error:
-          `Cannot ${verb} suggestion "${id}" as pad "${pad}" has no such suggestion: current suggestions are listed by list_suggestions or GET /api/suggestions/${
-            encodeURIComponent(pad)
-          }`,
-      };
-    }
-    if (found.status === "pending") return { held: found, text };
-    return {
-      ok: false,
-      kind: "final",
-      error: `Cannot ${verb} suggestion "${id}" as it is ${found.status}${
-        found.reason === undefined ? "" : ` (${found.reason})`
-      }${
-        found.decidedBy === undefined ? "" : ` by ${found.decidedBy}`
-      }: current status is ${found.status}. A decision is final; nothing was changed`,
-      suggestion: viewOf(found, ""),
-    };
+    if (found?.status === "pending") return { held: found, text };
+    return notPending(pad, id, verb, found);
   }
 
   /** Apply an accepted record to its pad, as a user id of its own. */
