@@ -98,14 +98,28 @@ export function fullError(
   pad: string,
   added: Exclude<AddOutcome, "added">,
   limits: SuggestionLimits,
+  identity: string,
 ): Error {
+  const after =
+    "Nothing was changed; withdraw some with withdraw_suggestion, wait for people to decide, or write without suggest";
+  if (typeof added === "object") {
+    const who = identity === ""
+      ? "the unnamed identity"
+      : `identity "${identity}"`;
+    const [bound, per] = added.share === "pad"
+      ? [limits.perPad, `pad, on pad "${pad}"`]
+      : [limits.total, "server"];
+    return new Error(
+      `Cannot hold a suggestion for pad "${pad}" as ${who} holds its fair share: current share is ${added.of} of the ${bound} pending per ${per}, shared by ${added.identities} identities. ${after}`,
+    );
+  }
   const [limit, where] = added === "full"
     ? [limits.total, "this server"]
     : [limits.perPad, `pad "${pad}"`];
   return new Error(
     `Cannot hold a suggestion for pad "${pad}" as ${limit} suggestions are pending on ${where}: current limit is ${limit} per ${
       added === "full" ? "server" : "pad"
-    }, each waiting up to RUSTPAD_SUGGEST_TTL. Nothing was changed; withdraw some with withdraw_suggestion, wait for people to decide, or write without suggest`,
+    }, each waiting up to RUSTPAD_SUGGEST_TTL. ${after}`,
   );
 }
 

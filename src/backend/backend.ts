@@ -152,6 +152,7 @@ export class Backend implements AsyncDisposable {
       pool: (identity) => this.pool(identity),
       pools: () => this.#pools.values(),
       ttlMs: config.suggestTtlS * 1000,
+      identities: options.identities ?? 1,
     });
     this.suggestions = new ChosenSuggestions(async () => {
       const api = await this.#agentApi(link);

@@ -46,7 +46,10 @@ export {
 } from "./suggestions.ts";
 export {
   type AddOutcome,
+  boundReached,
+  type ShareReached,
   type SuggestionLimits,
+  type SuggestionOwner,
   SuggestionsInMemory,
   type SuggestionStore,
 } from "./suggestion_store.ts";

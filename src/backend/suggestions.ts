@@ -66,6 +66,8 @@ export interface SuggestionBookOptions {
   readonly ttlMs: number;
   /** The bounds; {@linkcode SUGGESTION_LIMITS} by default. */
   readonly limits?: SuggestionLimits;
+  /** How many identities share the bounds fairly (default 1). */
+  readonly identities?: number;
   /** The clock, in milliseconds since the epoch. */
   readonly now?: () => number;
 }
@@ -123,8 +125,11 @@ export class SuggestionBook implements Suggestions {
       record.id,
       JSON.stringify(record),
       limits,
+      { identity: record.identity, identities: this.#options.identities ?? 1 },
     );
-    if (added !== "added") throw fullError(record.pad, added, limits);
+    if (added !== "added") {
+      throw fullError(record.pad, added, limits, record.identity);
+    }
     this.#alarms.arm(record.pad, record.expiresAt);
     this.#changes.tell(record.pad, record);
     return record;
