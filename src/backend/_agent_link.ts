@@ -73,10 +73,16 @@ export class AgentLink {
     return true;
   }
 
-  /** `GET` a path of the agent API (or of the people's, when `people`). */
-  async get<T>(path: string, waitMs = 0, people = false): Promise<T> {
+  /**
+   * `GET` a path of the agent API (or of the people's, when `people`),
+   * waiting up to `waitMs` more than the timeout, until `signal` aborts.
+   */
+  async get<T>(
+    path: string,
+    options: { waitMs?: number; people?: boolean; signal?: AbortSignal } = {},
+  ): Promise<T> {
     return await this.#answer(
-      await this.#send("GET", path, undefined, waitMs, people),
+      await this.#send("GET", path, undefined, options),
     ) as T;
   }
 
@@ -98,10 +104,15 @@ export class AgentLink {
     method: string,
     path: string,
     body?: unknown,
-    waitMs = 0,
-    people = false,
+    options: { waitMs?: number; people?: boolean; signal?: AbortSignal } = {},
   ): Promise<Response> {
-    const url = new URL(`api/${people ? "" : "agent/"}${path}`, this.#base);
+    const url = new URL(
+      `api/${options.people ? "" : "agent/"}${path}`,
+      this.#base,
+    );
+    const timeout = AbortSignal.timeout(
+      this.#timeoutMs + (options.waitMs ?? 0),
+    );
     try {
       return await fetch(url, {
         method,
@@ -110,7 +121,9 @@ export class AgentLink {
           ...(body !== undefined && { "content-type": "application/json" }),
         },
         ...(body !== undefined && { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(this.#timeoutMs + waitMs),
+        signal: options.signal === undefined
+          ? timeout
+          : AbortSignal.any([timeout, options.signal]),
       });
     } catch (error) {
       throw new AgentApiError(

@@ -75,7 +75,9 @@ export class RemoteSuggestions implements Suggestions {
   }
 
   list(pad: string): Promise<SuggestionList> {
-    return this.#link.get(`suggestions/${encodeURIComponent(pad)}`, 0, true);
+    return this.#link.get(`suggestions/${encodeURIComponent(pad)}`, {
+      people: true,
+    });
   }
 
   async records(
@@ -84,6 +86,10 @@ export class RemoteSuggestions implements Suggestions {
     const { revision, records } = await this.#link.get<Polled>(
       `suggestions/${encodeURIComponent(pad)}`,
     );
+    // Accepted ones of this process's agents are theirs (undo, "you").
+    for (const record of records) {
+      if (record.status === "accepted") this.#claim(record);
+    }
     return { revision, records };
   }
 
@@ -170,9 +176,10 @@ export class RemoteSuggestions implements Suggestions {
           `suggestions/${
             encodeURIComponent(pad)
           }?since=${since}&wait=${WAIT_MS}`,
-          WAIT_MS,
+          { waitMs: WAIT_MS, signal },
         );
       } catch {
+        if (signal.aborted) return;
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
         continue;
       }

@@ -25,6 +25,7 @@ import { ChosenSuggestions } from "./_suggestion_keeping.ts";
 import { AgentLink, agentSecretFromEnv } from "./_agent_link.ts";
 import { RemoteSuggestions } from "./_remote_suggestions.ts";
 import { SharedAuthors } from "./_shared_authors.ts";
+import { claimAccepted } from "./_suggestion_apply.ts";
 import type { AuthorLedger } from "./state_store.ts";
 
 /** Options for {@linkcode createBackend}, for tests and embedding. */
@@ -163,11 +164,9 @@ export class Backend implements AsyncDisposable {
         identities: options.identities ?? 1,
         claim: (record) => {
           const pool = this.#pools.get(record.identity);
-          if (pool === undefined || record.landedRevision === undefined) return;
-          LivePads.of(pool).claim(
-            record.pad,
-            record.landedRevision - 1,
-            record.agent,
+          if (pool === undefined) return;
+          claimAccepted(pool, record).catch(
+            () => {/* Its pad is away: the next list claims it. */},
           );
         },
       });

@@ -244,3 +244,38 @@ Deno.test("two identities share the pad server's suggestion bounds fairly, per p
   );
   assert.equal((await hold("bob", "shares-2")).status, 201);
 });
+
+Deno.test("an agent's suggestion accepted on the pad server is its own: get_changes says you, and undo_last_edit takes it back", async () => {
+  await using pads = await startPadServer({ agentSecret: SECRET });
+  await using agent = await agentProcess(pads.url);
+  structured(
+    await agent.call("append_to_document", { id: "mine", text: "one\n" }),
+  );
+  const made = structured(
+    await agent.call("append_to_document", {
+      id: "mine",
+      text: "two\n",
+      suggest: true,
+    }),
+  );
+  assert.equal(
+    await decide(pads.url, "mine", String(made.suggestion_id), "accept"),
+    200,
+  );
+  // The agent lists it accepted, and from then on it is its own edit.
+  const list = structured(await agent.call("list_suggestions", { id: "mine" }));
+  const [accepted] = list.suggestions as { landed_revision: number }[];
+  const landed = accepted!.landed_revision;
+  const changes = structured(
+    await agent.call("get_changes", { id: "mine", since_revision: landed - 1 }),
+  );
+  assert.deepEqual(
+    (changes.hunks as { authors: unknown[] }[])[0]?.authors,
+    [{ name: "you", self: true }],
+  );
+  structured(await agent.call("undo_last_edit", { id: "mine" }));
+  assert.equal(
+    await (await fetch(`${pads.url}/api/text/mine`)).text(),
+    "one\n",
+  );
+});
