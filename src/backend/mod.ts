@@ -46,7 +46,6 @@ export {
 } from "./suggestions.ts";
 export {
   type AddOutcome,
-  boundReached,
   type ShareReached,
   type SuggestionLimits,
   type SuggestionOwner,
