@@ -32,8 +32,11 @@ export interface SuggestionOwner {
 
 /** An identity's fair share reached: which, how many, shared by how many. */
 export interface ShareReached {
+  /** The share of the per-pad bound, or of the whole store's. */
   readonly share: "pad" | "total";
+  /** The share: how many the identity may hold. */
   readonly of: number;
+  /** How many identities share the bound. */
   readonly identities: number;
 }
 
