@@ -7,6 +7,7 @@ import { TextOperation } from "../ot/operation.ts";
 import type { Component } from "../ot/component.ts";
 import {
   boundedView,
+  cutDiff,
   entryOf,
   hunksOf,
   type SuggestionDecision,
@@ -115,7 +116,8 @@ export class SuggestionKeeper {
       summary: body.summary,
       revision: body.revision,
       operation: body.operation,
-      diff: body.diff,
+      // Agents read it cut (list_suggestions); people see the operation.
+      diff: cutDiff(body.diff),
       ...(body.language !== undefined && { language: body.language }),
       status: "pending",
       createdAt: now,

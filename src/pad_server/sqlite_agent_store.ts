@@ -92,6 +92,11 @@ export class SqliteAgentStore implements AgentStore, Disposable {
     this.#database = typeof database === "string"
       ? new DatabaseSync(database)
       : database;
+    if (this.#owned) {
+      // Beside another connection to the file (the pads'): wait for its
+      // lock a moment rather than fail at once.
+      this.#database.exec("PRAGMA busy_timeout = 1000");
+    }
     this.#database.exec(SCHEMA);
     const prepare = (sql: string) => this.#database.prepare(sql);
     this.#statements = {

@@ -183,11 +183,28 @@ export function entryOf(record: SuggestionRecord): SuggestionEntry {
   if (record.diff.length <= MAX_ENTRY_DIFF) return rest;
   return {
     ...rest,
-    diff: `${cutUnits(record.diff, MAX_ENTRY_DIFF)}\n… (diff cut: ${
-      record.diff.length - MAX_ENTRY_DIFF
-    } more UTF-16 units)`,
+    diff: cutDiff(record.diff),
     diffLength: record.diff.length,
   };
+}
+
+/**
+ * `diff` cut to {@linkcode MAX_ENTRY_DIFF} UTF-16 units, a last line
+ * saying how many more it had; a shorter one as it is.
+ *
+ * @example
+ * ```ts
+ * import { cutDiff } from "./suggestion_views.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(cutDiff("+".repeat(5000)), /\(diff cut: 1000 more UTF-16 units\)$/);
+ * ```
+ */
+export function cutDiff(diff: string): string {
+  if (diff.length <= MAX_ENTRY_DIFF) return diff;
+  return `${cutUnits(diff, MAX_ENTRY_DIFF)}\n… (diff cut: ${
+    diff.length - MAX_ENTRY_DIFF
+  } more UTF-16 units)`;
 }
 
 /**
