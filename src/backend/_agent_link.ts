@@ -48,10 +48,15 @@ export class AgentApiError extends Error {
 /** Requests to one pad server's agent API. */
 export class AgentLink {
   readonly #base: URL;
-  readonly #secret: string;
+  readonly #secret: string | undefined;
   readonly #timeoutMs: number;
 
-  constructor(base: URL, secret: string, timeoutMs: number) {
+  /**
+   * @param base The pad server.
+   * @param secret Its agent secret; without one, only the probe is sent,
+   * to tell a pad server that keeps suggestions from one that does not.
+   */
+  constructor(base: URL, secret: string | undefined, timeoutMs: number) {
     this.#base = base;
     this.#secret = secret;
     this.#timeoutMs = timeoutMs;
@@ -68,6 +73,13 @@ export class AgentLink {
     if (response.status === 404) {
       await response.body?.cancel();
       return false;
+    }
+    if (this.#secret === undefined) {
+      await response.body?.cancel();
+      throw new AgentApiError(
+        response.status,
+        `Cannot keep suggestions as the pad server keeps them for its agents and this one has no agent secret: current ${AGENT_SECRET_VARIABLE} and ${AGENT_SECRET_FILE_VARIABLE} are unset; set ${AGENT_SECRET_FILE_VARIABLE} to the pad server's agent.secret`,
+      );
     }
     await this.#answer(response);
     return true;
@@ -117,7 +129,8 @@ export class AgentLink {
       return await fetch(url, {
         method,
         headers: {
-          authorization: `Bearer ${this.#secret}`,
+          ...(this.#secret !== undefined &&
+            { authorization: `Bearer ${this.#secret}` }),
           ...(body !== undefined && { "content-type": "application/json" }),
         },
         ...(body !== undefined && { body: JSON.stringify(body) }),

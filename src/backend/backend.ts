@@ -139,12 +139,18 @@ export class Backend implements AsyncDisposable {
       identities: options.identities ?? 1,
     });
     const agentSecret = options.agentSecret ?? agentSecretFromEnv();
-    const link = agentSecret === undefined
-      ? undefined
-      : new AgentLink(config.rustpadUrl, agentSecret, config.timeoutMs);
+    const link = new AgentLink(
+      config.rustpadUrl,
+      agentSecret,
+      config.timeoutMs,
+    );
     this.authors = new SharedAuthors(
       this.state.authors,
-      () => this.#agentApi(link),
+      // Without a secret, names stay this process's: no probe per pad.
+      () =>
+        agentSecret === undefined
+          ? Promise.resolve(undefined)
+          : this.#agentApi(link),
       (identity) => this.#userOf(identity).name,
     );
     this.sessions = this.pool("");
@@ -190,8 +196,7 @@ export class Backend implements AsyncDisposable {
    * The pad server's agent API if it offers one (probed once; again after
    * a failure), else `undefined`: a real Rustpad answers 404.
    */
-  #agentApi(link: AgentLink | undefined): Promise<AgentLink | undefined> {
-    if (link === undefined) return Promise.resolve(undefined);
+  #agentApi(link: AgentLink): Promise<AgentLink | undefined> {
     const probe = this.#probe ??= link.offered().then((on) =>
       on ? link : undefined
     );

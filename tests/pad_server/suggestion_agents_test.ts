@@ -179,6 +179,26 @@ Deno.test("the agent API refuses a missing or wrong secret with 401, and answers
   assert.equal((await agentApi(plain.url, "capabilities")).status, 404);
 });
 
+Deno.test("an agent without the secret on a pad server that keeps suggestions is refused, told to set RUSTPAD_AGENT_SECRET_FILE, and nothing is held", async () => {
+  await using pads = await startPadServer({ agentSecret: SECRET });
+  await using agent = await agentProcess(pads.url, {
+    RUSTPAD_AGENT_SECRET: "",
+  });
+  structured(await agent.call("append_to_document", { id: "no", text: "x\n" }));
+  const refused = await agent.call("append_to_document", {
+    id: "no",
+    text: "y\n",
+    suggest: true,
+  });
+  assert.equal(refused.isError, true);
+  assert.match(
+    JSON.stringify(refused.content),
+    /has no agent secret.*set RUSTPAD_AGENT_SECRET_FILE to the pad server's agent\.secret/,
+  );
+  assert.deepEqual((await listed(pads.url, "no")).suggestions, []);
+  assert.equal(await (await fetch(`${pads.url}/api/text/no`)).text(), "x\n");
+});
+
 Deno.test("an agent with a secret on a pad server without the agent API keeps its suggestions itself, as on Rustpad", async () => {
   await using pads = await startPadServer();
   await using agent = await agentProcess(pads.url);
