@@ -299,3 +299,33 @@ Deno.test("an agent's suggestion accepted on the pad server is its own: get_chan
     "one\n",
   );
 });
+
+Deno.test("on a shared pad server only the agent that made a suggestion withdraws it; people then see it withdrawn", async () => {
+  await using pads = await startPadServer({ agentSecret: SECRET });
+  await using maker = await agentProcess(pads.url);
+  await using other = await agentProcess(pads.url);
+  structured(
+    await maker.call("append_to_document", { id: "take", text: "a\n" }),
+  );
+  const made = structured(
+    await maker.call("append_to_document", {
+      id: "take",
+      text: "b\n",
+      suggest: true,
+    }),
+  );
+  const id = String(made.suggestion_id);
+  const refused = await other.call("withdraw_suggestion", {
+    id: "take",
+    suggestion_id: id,
+  });
+  assert.equal(refused.isError, true);
+  assert.match(JSON.stringify(refused.content), /another agent made it/);
+  structured(
+    await maker.call("withdraw_suggestion", { id: "take", suggestion_id: id }),
+  );
+  const [shown] = (await listed(pads.url, "take")).suggestions;
+  assert.equal(shown?.status, "withdrawn");
+  assert.equal(await decide(pads.url, "take", id, "accept"), 409);
+  assert.equal(await (await fetch(`${pads.url}/api/text/take`)).text(), "a\n");
+});
