@@ -31,19 +31,32 @@ export async function applySuggestion(
       }
       return live.rebase(TextOperation.fromJSON(now.operation), now.revision);
     });
-    const at = written.revision - 1;
-    const live = LivePads.of(pool);
-    live.claim(record.pad, at, record.agent);
-    const session = await pool.get(record.pad);
-    const [entry] = at >= session.oldestRevision && at < session.revision
-      ? session.operationsSince(at)
-      : [];
-    if (entry !== undefined) {
-      live.undo.record(record.agent, record.pad, entry);
-    }
+    await claimAccepted(pool, { ...record, landedRevision: written.revision });
     return written.revision;
   } catch (error) {
     return outdated ??
       `the edit could not be sent (${(error as Error).message})`;
   }
+}
+
+/**
+ * Claim an accepted suggestion for the agent that made it, where it landed
+ * (`landedRevision`): its authorship, and its undo once `pool`'s session
+ * has the operation. Claiming again changes nothing.
+ */
+export async function claimAccepted(
+  pool: SessionPool,
+  record: Pick<SuggestionRecord, "pad" | "agent" | "landedRevision">,
+): Promise<void> {
+  if (record.landedRevision === undefined) return;
+  const at = record.landedRevision - 1;
+  const live = LivePads.of(pool);
+  live.claim(record.pad, at, record.agent);
+  const session = await pool.get(record.pad);
+  // Accepted elsewhere: its operation may still be on its way here.
+  if (session.revision <= at) await session.roundTrip();
+  const [entry] = at >= session.oldestRevision && at < session.revision
+    ? session.operationsSince(at)
+    : [];
+  if (entry !== undefined) live.undo.record(record.agent, record.pad, entry);
 }

@@ -5,7 +5,8 @@
 import type { TextOperation } from "../ot/operation.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import type { AddOutcome, SuggestionLimits } from "./suggestion_store.ts";
-import { hunksOf, type SuggestionRecord } from "./_suggestion_record.ts";
+import type { SuggestionRecord } from "./_suggestion_record.ts";
+import { viewOf } from "../rustpad/suggestion_views.ts";
 import type {
   SuggestionDecision,
   SuggestionView,
@@ -16,6 +17,7 @@ export type {
   SuggestionList,
   SuggestionView,
 } from "../rustpad/suggestion_views.ts";
+export { viewOf } from "../rustpad/suggestion_views.ts";
 
 /** A decision not made, and why. */
 export function refusal(
@@ -45,28 +47,6 @@ export function finalRefusal(
     }: current status is ${record.status}. A decision is final; nothing was changed`,
     viewOf(record, ""),
   );
-}
-
-/** How `record` is shown; a pending one's hunks on `text`. */
-export function viewOf(record: SuggestionRecord, text: string): SuggestionView {
-  const iso = (ms: number) => new Date(ms).toISOString();
-  return {
-    id: record.id,
-    status: record.status,
-    author: { ...record.author, agent: true },
-    summary: record.summary,
-    createdAt: iso(record.createdAt),
-    expiresAt: iso(record.expiresAt),
-    hunks: record.status === "pending"
-      ? hunksOf(text, record.operation)
-      : record.hunks ?? [],
-    ...(record.language !== undefined && { language: record.language }),
-    ...(record.reason !== undefined && { reason: record.reason }),
-    ...(record.decidedBy !== undefined && { decidedBy: record.decidedBy }),
-    ...(record.decidedAt !== undefined && { decidedAt: iso(record.decidedAt) }),
-    ...(record.landedRevision !== undefined &&
-      { landedRevision: record.landedRevision }),
-  };
 }
 
 /** What a write tool gives to hold its operation. */
@@ -118,14 +98,28 @@ export function fullError(
   pad: string,
   added: Exclude<AddOutcome, "added">,
   limits: SuggestionLimits,
+  identity: string,
 ): Error {
+  const after =
+    "Nothing was changed; withdraw some with withdraw_suggestion, wait for people to decide, or write without suggest";
+  if (typeof added === "object") {
+    const who = identity === ""
+      ? "the unnamed identity"
+      : `identity "${identity}"`;
+    const [bound, per] = added.share === "pad"
+      ? [limits.perPad, `pad, on pad "${pad}"`]
+      : [limits.total, "server"];
+    return new Error(
+      `Cannot hold a suggestion for pad "${pad}" as ${who} holds its fair share: current share is ${added.of} of the ${bound} pending per ${per}, shared by ${added.identities} identities. ${after}`,
+    );
+  }
   const [limit, where] = added === "full"
     ? [limits.total, "this server"]
     : [limits.perPad, `pad "${pad}"`];
   return new Error(
     `Cannot hold a suggestion for pad "${pad}" as ${limit} suggestions are pending on ${where}: current limit is ${limit} per ${
       added === "full" ? "server" : "pad"
-    }, each waiting up to RUSTPAD_SUGGEST_TTL. Nothing was changed; withdraw some with withdraw_suggestion, wait for people to decide, or write without suggest`,
+    }, each waiting up to RUSTPAD_SUGGEST_TTL. ${after}`,
   );
 }
 
@@ -144,6 +138,11 @@ export class PadListeners<T> {
       listeners.delete(listener);
       if (listeners.size === 0) this.#listeners.delete(pad);
     };
+  }
+
+  /** Whether anyone listens on `pad`. */
+  has(pad: string): boolean {
+    return this.#listeners.has(pad);
   }
 
   /** Tell everyone listening on `pad`. */

@@ -20,7 +20,13 @@ import { LivePads } from "./live_pads.ts";
 import { RecentPads } from "./recent_pads.ts";
 import { UpstreamHealth } from "./upstream_health.ts";
 import { MemoryState, type StateStore } from "./state_store.ts";
-import { SuggestionBook } from "./suggestions.ts";
+import { SuggestionBook, type Suggestions } from "./suggestions.ts";
+import { ChosenSuggestions } from "./_suggestion_keeping.ts";
+import { AgentLink, agentSecretFromEnv } from "./_agent_link.ts";
+import { RemoteSuggestions } from "./_remote_suggestions.ts";
+import { SharedAuthors } from "./_shared_authors.ts";
+import { claimAccepted } from "./_suggestion_apply.ts";
+import type { AuthorLedger } from "./state_store.ts";
 
 /** Options for {@linkcode createBackend}, for tests and embedding. */
 export interface BackendOptions {
@@ -53,6 +59,15 @@ export interface BackendOptions {
    * @default {1}
    */
   identities?: number;
+  /**
+   * The secret of the pad server's agent API (its `agent.secret`): when
+   * the pad server offers the API, suggestions and authors are kept there,
+   * shared by every agent process on it; else (a real Rustpad answers 404)
+   * in `state`, as before.
+   *
+   * @default {RUSTPAD_AGENT_SECRET, else the file RUSTPAD_AGENT_SECRET_FILE names, else none}
+   */
+  agentSecret?: string;
 }
 
 /** At most this many pads are remembered as read, per identity. */
@@ -95,8 +110,13 @@ export class Backend implements AsyncDisposable {
   readonly state: StateStore;
   /** The upstream sockets of every identity's pool: `RUSTPAD_MAX_OPEN_PADS`. */
   readonly slots: PadSlots;
-  /** Writes held for people to accept or reject. */
-  readonly suggestions: SuggestionBook;
+  /**
+   * Writes held for people to accept or reject: on the pad server when it
+   * offers its agent API, else in `state`.
+   */
+  readonly suggestions: Suggestions;
+  /** Which identity each pad connection is, told to the pad server too. */
+  readonly authors: AuthorLedger;
   /** Issues and reads the `edit_id` of every write, with the token secret. */
   readonly editIds: EditIds;
   /** Whether the Rustpad server answers, probed at most every 10 s. */
@@ -104,6 +124,7 @@ export class Backend implements AsyncDisposable {
   #pools = new Map<string, SessionPool>();
   #reads = new Map<string, RecentPads>();
   #closing: Promise<void> | undefined;
+  #probe: Promise<AgentLink | undefined> | undefined;
 
   /**
    * Make the shared state; nothing connects until a tool needs a pad.
@@ -117,12 +138,45 @@ export class Backend implements AsyncDisposable {
     this.slots = new PadSlots(config.maxOpenPads, {
       identities: options.identities ?? 1,
     });
+    const agentSecret = options.agentSecret ?? config.agentSecret ??
+      agentSecretFromEnv();
+    const link = new AgentLink(
+      config.rustpadUrl,
+      agentSecret,
+      config.timeoutMs,
+    );
+    this.authors = new SharedAuthors(
+      this.state.authors,
+      // Without a secret, names stay this process's: no probe per pad.
+      () =>
+        agentSecret === undefined
+          ? Promise.resolve(undefined)
+          : this.#agentApi(link),
+      (identity) => this.#userOf(identity).name,
+    );
     this.sessions = this.pool("");
-    this.suggestions = new SuggestionBook({
+    const local = new SuggestionBook({
       store: this.state.suggestions,
       pool: (identity) => this.pool(identity),
       pools: () => this.#pools.values(),
       ttlMs: config.suggestTtlS * 1000,
+      identities: options.identities ?? 1,
+    });
+    this.suggestions = new ChosenSuggestions(async () => {
+      const api = await this.#agentApi(link);
+      if (api === undefined) return local;
+      local.close();
+      return new RemoteSuggestions(api, {
+        ttlMs: config.suggestTtlS * 1000,
+        identities: options.identities ?? 1,
+        claim: (record) => {
+          const pool = this.#pools.get(record.identity);
+          if (pool === undefined) return;
+          claimAccepted(pool, record).catch(
+            () => {/* Its pad is away: the next list claims it. */},
+          );
+        },
+      });
     });
     this.http = new RustpadHttpClient(config.rustpadUrl, {
       timeoutMs: config.timeoutMs,
@@ -137,6 +191,28 @@ export class Backend implements AsyncDisposable {
     });
     this.editIds = new EditIds(secret);
     this.upstream = new UpstreamHealth(() => this.http.getStats());
+  }
+
+  /**
+   * The pad server's agent API if it offers one (probed once; again after
+   * a failure), else `undefined`: a real Rustpad answers 404.
+   */
+  #agentApi(link: AgentLink): Promise<AgentLink | undefined> {
+    const probe = this.#probe ??= link.offered().then((on) =>
+      on ? link : undefined
+    );
+    probe.catch(() => {
+      if (this.#probe === probe) this.#probe = undefined;
+    });
+    return probe;
+  }
+
+  /** The pad name and colour of `identity`'s connections. */
+  #userOf(identity: string): { name: string; hue: number } {
+    const { config } = this;
+    return identity === ""
+      ? { name: config.userName, hue: config.userHue }
+      : { name: `${config.userName} (${identity})`, hue: hueOf(identity) };
   }
 
   /**
@@ -197,16 +273,14 @@ export class Backend implements AsyncDisposable {
       const { config } = this;
       pool = new SessionPool(config.rustpadUrl, {
         timeoutMs: config.timeoutMs,
-        user: identity === ""
-          ? { name: config.userName, hue: config.userHue }
-          : { name: `${config.userName} (${identity})`, hue: hueOf(identity) },
+        user: this.#userOf(identity),
         slots: this.slots,
         ...config.agentSecret !== undefined &&
           { agentSecret: config.agentSecret },
       });
       this.#pools.set(identity, pool);
       // Before the pool opens a pad, so that no session goes untracked.
-      LivePads.of(pool, { identity, authors: this.state.authors });
+      LivePads.of(pool, { identity, authors: this.authors });
       if (this.closed) void pool.close();
     }
     return pool;

@@ -33,21 +33,26 @@ export {
   StateUnreachableError,
 } from "./state_store.ts";
 export {
+  type ChangeListener,
   type DecisionListener,
   type HoldRequest,
   SUGGESTION_LIMITS,
   SuggestionBook,
   type SuggestionBookOptions,
   type SuggestionDecision,
+  type SuggestionEntry,
   type SuggestionHunk,
   type SuggestionList,
   type SuggestionRecord,
+  type Suggestions,
   type SuggestionStatus,
   type SuggestionView,
 } from "./suggestions.ts";
 export {
   type AddOutcome,
+  type ShareReached,
   type SuggestionLimits,
+  type SuggestionOwner,
   SuggestionsInMemory,
   type SuggestionStore,
 } from "./suggestion_store.ts";

@@ -17,8 +17,74 @@ export interface SuggestionLimits {
   readonly total: number;
 }
 
+/**
+ * Who holds a new suggestion, for the fair shares: each identity may hold
+ * `floor(bound / identities)` of each bound (at least one), `identities`
+ * being the most of those configured and those holding pending ones with
+ * this one, as open pads are shared.
+ */
+export interface SuggestionOwner {
+  /** The identity (`""`: the unnamed one). */
+  readonly identity: string;
+  /** How many identities the server is configured with. */
+  readonly identities: number;
+}
+
+/** An identity's fair share reached: which, how many, shared by how many. */
+export interface ShareReached {
+  /** The share of the per-pad bound, or of the whole store's. */
+  readonly share: "pad" | "total";
+  /** The share: how many the identity may hold. */
+  readonly of: number;
+  /** How many identities share the bound. */
+  readonly identities: number;
+}
+
 /** What {@linkcode SuggestionStore.add} did: stored, or which bound held. */
-export type AddOutcome = "added" | "pad-full" | "full";
+export type AddOutcome = "added" | "pad-full" | "full" | ShareReached;
+
+/**
+ * Which bound or share `identity` reaches with one more pending suggestion,
+ * or `"added"` if none: the rule every store applies.
+ *
+ * @example
+ * ```ts
+ * import { boundReached } from "./suggestion_store.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const limits = { perPad: 4, total: 6 };
+ * const counts = { pad: 2, padMine: 2, total: 2, totalMine: 2, others: 1 };
+ * assert.deepEqual(
+ *   boundReached(counts, limits, { identity: "a", identities: 1 }),
+ *   { share: "pad", of: 2, identities: 2 },
+ * );
+ * ```
+ */
+export function boundReached(
+  counts: {
+    pad: number;
+    padMine: number;
+    total: number;
+    totalMine: number;
+    /** Other identities holding pending ones. */
+    others: number;
+  },
+  limits: SuggestionLimits,
+  owner: SuggestionOwner,
+): AddOutcome {
+  if (counts.total >= limits.total) return "full";
+  if (counts.pad >= limits.perPad) return "pad-full";
+  const identities = Math.max(owner.identities, counts.others + 1);
+  const padShare = Math.max(1, Math.floor(limits.perPad / identities));
+  if (counts.padMine >= padShare) {
+    return { share: "pad", of: padShare, identities };
+  }
+  const totalShare = Math.max(1, Math.floor(limits.total / identities));
+  if (counts.totalMine >= totalShare) {
+    return { share: "total", of: totalShare, identities };
+  }
+  return "added";
+}
 
 /** The records of held suggestions, by pad and id. */
 export interface SuggestionStore {
@@ -26,12 +92,13 @@ export interface SuggestionStore {
   all(pad: string): Promise<Map<string, string>>;
   /** One record, or `undefined`. */
   get(pad: string, id: string): Promise<string | undefined>;
-  /** Store a new pending record, unless a bound is reached. */
+  /** Store a new pending record, unless a bound or share is reached. */
   add(
     pad: string,
     id: string,
     record: string,
     limits: SuggestionLimits,
+    owner: SuggestionOwner,
   ): Promise<AddOutcome>;
   /**
    * Replace the record if it is still `expected`; `pending` says whether
@@ -58,17 +125,17 @@ export interface SuggestionStore {
  *
  * const store = new SuggestionsInMemory();
  * const limits = { perPad: 1, total: 10 };
- * assert.equal(await store.add("notes", "a", "{}", limits), "added");
- * assert.equal(await store.add("notes", "b", "{}", limits), "pad-full");
+ * const owner = { identity: "", identities: 1 };
+ * assert.equal(await store.add("notes", "a", "{}", limits, owner), "added");
+ * assert.equal(await store.add("notes", "b", "{}", limits, owner), "pad-full");
  * assert.equal(await store.swap("notes", "a", "{}", "[]", false), true);
- * assert.equal(await store.add("notes", "b", "{}", limits), "added");
+ * assert.equal(await store.add("notes", "b", "{}", limits, owner), "added");
  * ```
  */
 export class SuggestionsInMemory implements SuggestionStore {
   #pads = new Map<string, Map<string, string>>();
-  /** `pad\nid` of every pending record. */
-  #pending = new Set<string>();
-  #pendingPerPad = new Map<string, number>();
+  /** `pad\nid` of every pending record, to its identity. */
+  #pending = new Map<string, string>();
 
   /** Every record of a pad. */
   all(pad: string): Promise<Map<string, string>> {
@@ -86,15 +153,26 @@ export class SuggestionsInMemory implements SuggestionStore {
     id: string,
     record: string,
     limits: SuggestionLimits,
+    owner: SuggestionOwner,
   ): Promise<AddOutcome> {
-    if (this.#pending.size >= limits.total) return Promise.resolve("full");
-    if ((this.#pendingPerPad.get(pad) ?? 0) >= limits.perPad) {
-      return Promise.resolve("pad-full");
+    const counts = { pad: 0, padMine: 0, total: 0, totalMine: 0, others: 0 };
+    const others = new Set<string>();
+    for (const [key, identity] of this.#pending) {
+      const mine = identity === owner.identity;
+      const here = key.startsWith(`${pad}\n`);
+      counts.total++;
+      if (here) counts.pad++;
+      if (mine) counts.totalMine++;
+      if (mine && here) counts.padMine++;
+      if (!mine) others.add(identity);
     }
+    counts.others = others.size;
+    const reached = boundReached(counts, limits, owner);
+    if (reached !== "added") return Promise.resolve(reached);
     let records = this.#pads.get(pad);
     if (records === undefined) this.#pads.set(pad, records = new Map());
     records.set(id, record);
-    this.#setPending(pad, id, true);
+    this.#setPending(pad, id, owner.identity);
     return Promise.resolve("added");
   }
 
@@ -109,7 +187,7 @@ export class SuggestionsInMemory implements SuggestionStore {
     const records = this.#pads.get(pad);
     if (records?.get(id) !== expected) return Promise.resolve(false);
     records.set(id, next);
-    this.#setPending(pad, id, pending);
+    if (!pending) this.#setPending(pad, id, undefined);
     return Promise.resolve(true);
   }
 
@@ -117,18 +195,15 @@ export class SuggestionsInMemory implements SuggestionStore {
   remove(pad: string, id: string): Promise<void> {
     const records = this.#pads.get(pad);
     records?.delete(id);
-    this.#setPending(pad, id, false);
+    this.#setPending(pad, id, undefined);
     if (records?.size === 0) this.#pads.delete(pad);
     return Promise.resolve();
   }
 
-  #setPending(pad: string, id: string, pending: boolean): void {
+  /** Pending as `identity`'s, or no longer (`undefined`). */
+  #setPending(pad: string, id: string, identity: string | undefined): void {
     const key = `${pad}\n${id}`;
-    if (this.#pending.has(key) === pending) return;
-    const count = (this.#pendingPerPad.get(pad) ?? 0) + (pending ? 1 : -1);
-    if (pending) this.#pending.add(key);
+    if (identity !== undefined) this.#pending.set(key, identity);
     else this.#pending.delete(key);
-    if (count === 0) this.#pendingPerPad.delete(pad);
-    else this.#pendingPerPad.set(pad, count);
   }
 }

@@ -16,6 +16,12 @@ import { applySuggestion } from "./_suggestion_apply.ts";
 import { ExpiryAlarms } from "./_expiry_alarms.ts";
 import type { SuggestionLimits, SuggestionStore } from "./suggestion_store.ts";
 import {
+  boundedView,
+  entryOf,
+  type SuggestionEntry,
+} from "../rustpad/suggestion_views.ts";
+import type { ChangeListener, Suggestions } from "./_suggestion_keeping.ts";
+import {
   advance,
   hunksOf,
   type SuggestionRecord,
@@ -34,10 +40,12 @@ import {
 } from "./_suggestion_views.ts";
 
 export type {
+  SuggestionEntry,
   SuggestionHunk,
   SuggestionRecord,
   SuggestionStatus,
 } from "./_suggestion_record.ts";
+export type { ChangeListener, Suggestions } from "./_suggestion_keeping.ts";
 export {
   type HoldRequest,
   type SuggestionDecision,
@@ -58,6 +66,8 @@ export interface SuggestionBookOptions {
   readonly ttlMs: number;
   /** The bounds; {@linkcode SUGGESTION_LIMITS} by default. */
   readonly limits?: SuggestionLimits;
+  /** How many identities share the bounds fairly (default 1). */
+  readonly identities?: number;
   /** The clock, in milliseconds since the epoch. */
   readonly now?: () => number;
 }
@@ -66,7 +76,7 @@ export interface SuggestionBookOptions {
 export const SUGGESTION_LIMITS: SuggestionLimits = { perPad: 100, total: 1000 };
 
 /** A decision this process saw, for those waiting on the pad. */
-export type DecisionListener = (record: SuggestionRecord) => void;
+export type DecisionListener = (record: SuggestionEntry) => void;
 
 /**
  * The suggestions of one backend.
@@ -80,7 +90,7 @@ export type DecisionListener = (record: SuggestionRecord) => void;
  * assert.equal((await backend.suggestions.list("notes")).suggestions.length, 0);
  * ```
  */
-export class SuggestionBook {
+export class SuggestionBook implements Suggestions {
   readonly #options: SuggestionBookOptions;
   readonly #now: () => number;
   readonly #listeners = new PadListeners<SuggestionRecord>();
@@ -115,8 +125,11 @@ export class SuggestionBook {
       record.id,
       JSON.stringify(record),
       limits,
+      { identity: record.identity, identities: this.#options.identities ?? 1 },
     );
-    if (added !== "added") throw fullError(record.pad, added, limits);
+    if (added !== "added") {
+      throw fullError(record.pad, added, limits, record.identity);
+    }
     this.#alarms.arm(record.pad, record.expiresAt);
     this.#changes.tell(record.pad, record);
     return record;
@@ -131,17 +144,20 @@ export class SuggestionBook {
     const { revision, records, text } = await this.#settled(pad);
     return {
       revision,
-      suggestions: records.map((record) => viewOf(record, text)),
+      suggestions: records.map((record) => boundedView(viewOf(record, text))),
       agentIds: records.length === 0 ? [] : await this.#agentIds(pad),
     };
   }
 
-  /** The pad's suggestion records now, as {@linkcode SuggestionBook.list}. */
+  /**
+   * The pad's suggestion records now, as {@linkcode SuggestionBook.list},
+   * without operations and with diffs cut, as agents read them.
+   */
   async records(
     pad: string,
-  ): Promise<{ revision: number; records: SuggestionRecord[] }> {
+  ): Promise<{ revision: number; records: SuggestionEntry[] }> {
     const { revision, records } = await this.#settled(pad);
-    return { revision, records };
+    return { revision, records: records.map(entryOf) };
   }
 
   async #settled(
@@ -259,7 +275,7 @@ export class SuggestionBook {
    *
    * @returns Unsubscribes.
    */
-  onChange(pad: string, listener: DecisionListener): () => void {
+  onChange(pad: string, listener: ChangeListener): () => void {
     return this.#changes.add(pad, listener);
   }
 

@@ -22,7 +22,11 @@ import {
   type ListenAddress,
   parseListen,
 } from "../config/listen.ts";
-import { agentSecret, type PadServer } from "../pad_server/mod.ts";
+import {
+  agentSecret,
+  type PadServer,
+  SqliteAgentStore,
+} from "../pad_server/mod.ts";
 import { padHome, tryLock, writeAddress } from "./_pad_home.ts";
 import {
   boundsOf,
@@ -189,6 +193,8 @@ async function serve(
       startTime,
       ...(database === undefined ? {} : { database }),
       agentSecret: secret,
+      // Agents' suggestions and authors live with the pads they are on.
+      ...(path === undefined ? {} : { agentStore: new SqliteAgentStore(path) }),
       log,
     });
     const url = `${server.url}/`;

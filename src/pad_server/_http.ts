@@ -6,7 +6,6 @@ import { EDITOR_ASSETS } from "./_editor_page.ts";
 
 export const TEXT_PLAIN = "text/plain; charset=utf-8";
 const PAD_ROUTE = /^\/api\/(text|socket)\/([^/]+)$/;
-const SUGGESTION_ROUTE = /^\/api\/suggestions\/([^/]+)(?:\/([^/]+))?$/;
 
 /** What a request asks for. */
 export type Route =
@@ -15,8 +14,6 @@ export type Route =
   | { kind: "socket"; padId: string }
   | { kind: "page" }
   | { kind: "asset"; name: string }
-  | { kind: "suggestions"; padId: string }
-  | { kind: "decide"; padId: string; suggestionId: string }
   | { kind: "not-found" };
 
 /** Which route `request` is, as the real server's router sees it. */
@@ -34,8 +31,6 @@ export function routeOf(request: Request): Route {
       ? { kind: "asset", name }
       : { kind: "page" };
   }
-  const suggestion = SUGGESTION_ROUTE.exec(pathname);
-  if (suggestion !== null) return suggestionRoute(request.method, suggestion);
   if (request.method !== "GET") return { kind: "not-found" };
   if (pathname === "/api/stats") return { kind: "stats" };
   const match = PAD_ROUTE.exec(pathname);
@@ -44,19 +39,6 @@ export function routeOf(request: Request): Route {
   return match?.[1] === "text"
     ? { kind: "text", padId }
     : { kind: "socket", padId };
-}
-
-/** `GET` of a pad's suggestions, or `POST` of a decision on one. */
-function suggestionRoute(method: string, match: RegExpExecArray): Route {
-  const padId = decode(match[1]!);
-  const suggestionId = match[2] === undefined ? undefined : decode(match[2]);
-  if (padId === undefined) return { kind: "not-found" };
-  if (method === "GET" && match[2] === undefined) {
-    return { kind: "suggestions", padId };
-  }
-  return method === "POST" && suggestionId !== undefined
-    ? { kind: "decide", padId, suggestionId }
-    : { kind: "not-found" };
 }
 
 /**

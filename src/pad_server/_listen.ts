@@ -25,8 +25,9 @@ export function padListener(
     requestTimeoutMs: bounds.requestTimeoutMs,
     requestTimeoutVariable: "requestTimeoutMs",
     keepAliveMs: bounds.keepAliveMs,
-    // Only the suggestion routes take bodies, and small ones.
-    maxBodyBytes: 1024 * 1024,
+    // Only the suggestion routes take bodies: an agent's whole-pad
+    // suggestion (operation and diff) is a few MiB.
+    maxBodyBytes: 8 * 1024 * 1024,
     maxBodyBytesInFlight: 16 * 1024 * 1024,
     maxHeadBytes: 16 * 1024,
     handler,

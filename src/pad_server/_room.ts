@@ -132,6 +132,18 @@ export class Room {
     }
   }
 
+  /**
+   * Apply a message no connection sent (an accepted suggestion, as user
+   * `id`) and broadcast what the pad answers, as for a connection's.
+   *
+   * @throws {RangeError} If the pad refuses it (an edit past the bound).
+   */
+  applyOwn(id: number, message: ClientMessage): void {
+    const answer = this.pad.receive(id, message);
+    if ("Edit" in message) this.#broadcastHistory(encodeMessage(answer));
+    else this.broadcastMetadata(answer);
+  }
+
   #end(connection: Connection): void {
     connection.stop();
     this.connections.delete(connection);

@@ -45,6 +45,15 @@ export {
   agentSecret,
   presentsAgentSecret,
 } from "./agent_secret.ts";
+export {
+  type AgentStore,
+  type AuthorRecord,
+  MAX_AUTHORS_PER_PAD,
+  MemoryAgentStore,
+  type PendingCounts,
+  type StoredSuggestion,
+} from "./agent_store.ts";
+export { SqliteAgentStore } from "./sqlite_agent_store.ts";
 export type { WebSocketLimits } from "../http/mod.ts";
 export type {
   SuggestionDecision,

@@ -42,8 +42,9 @@ import {
   type PadServerOptions,
   timings,
 } from "./pad_server_options.ts";
-import { decideSuggestion, listSuggestions } from "./_suggestion_routes.ts";
+import { SuggestionStreams } from "./_suggestion_routes.ts";
 import type { SuggestionDesk } from "./suggestion_desk.ts";
+import { AgentApi } from "./_agent_api.ts";
 
 export {
   PadDatabase,
@@ -106,6 +107,8 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   readonly #hub: SocketHub;
   readonly #rooms: Map<string, Room>;
   readonly #suggestions: SuggestionDesk | undefined;
+  readonly #agents: AgentApi | undefined;
+  readonly #streams = new SuggestionStreams();
   #closing: Promise<void> | undefined;
 
   /**
@@ -128,11 +131,12 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
       }
     }
     this.database = database;
-    this.#suggestions = options.suggestions;
     this.#startTime = options.startTime ?? Math.floor(Date.now() / 1000);
     const state = { faults: noFaults(), rooms: new Map<string, Room>() };
     attachState(this, state);
     this.#rooms = state.rooms;
+    this.#agents = AgentApi.of(options, state.rooms);
+    this.#suggestions = this.#agents?.desk ?? options.suggestions;
     this.#hub = new SocketHub(state.rooms, state.faults, options);
     this.#policy = accessPolicy(options.publicHost, options.allowedOrigins);
     this.#bounds = bounds(options);
@@ -281,6 +285,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   }
 
   async #shutDown(): Promise<void> {
+    this.#agents?.close();
     clearInterval(this.#snapshotTimer);
     clearInterval(this.#cleanupTimer);
     this.#hub.stop();
@@ -306,6 +311,13 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   }
 
   #route(request: Request): Response | Promise<Response> {
+    const ours = this.#agents?.serve(request) ??
+      this.#streams.serve(
+        request,
+        this.#suggestions,
+        (padId, userId) => this.#rooms.get(padId)?.pad.nameOf(userId),
+      );
+    if (ours !== undefined) return ours;
     const route = routeOf(request);
     switch (route.kind) {
       case "stats":
@@ -330,16 +342,6 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
         return pageResponse(request, frameAncestors(this.#policy));
       case "asset":
         return assetResponse(request, route.name);
-      case "suggestions":
-        return listSuggestions(this.#suggestions, route.padId);
-      case "decide":
-        return decideSuggestion(
-          request,
-          this.#suggestions,
-          route.padId,
-          route.suggestionId,
-          (userId) => this.#rooms.get(route.padId)?.pad.nameOf(userId),
-        );
       default:
         return reply(404, "Not found", TEXT_PLAIN);
     }

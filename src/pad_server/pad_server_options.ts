@@ -8,6 +8,7 @@
 import type { WebSocketLimits } from "../http/mod.ts";
 import type { PadStorage } from "./pad_database.ts";
 import type { SuggestionDesk } from "./suggestion_desk.ts";
+import type { AgentStore } from "./agent_store.ts";
 
 /** How to start a `PadServer`. */
 export interface PadServerOptions {
@@ -46,12 +47,30 @@ export interface PadServerOptions {
    */
   suggestions?: SuggestionDesk;
   /**
-   * The secret agents present as `Authorization: Bearer <secret>` when
-   * they open a pad socket (see `agent_secret.ts`): the server marks such a
-   * connection as an agent, with `"agent": true` in the `UserInfo` it
-   * sends for it. Without it no connection is marked.
+   * The secret agents present as `Authorization: Bearer <secret>` (see
+   * `agent_secret.ts`). A pad socket opened with it is marked as an agent,
+   * with `"agent": true` in the `UserInfo` the server sends for it. The
+   * agent API (`/api/agent/`, see `_agent_api.ts`) takes it too: the pad
+   * server then holds agents' suggestions and authors itself (in
+   * `agentStore`), for every agent process, and serves them to people in
+   * place of `suggestions`. Without it no connection is marked and the
+   * agent API answers 404, as Rustpad.
    */
   agentSecret?: string;
+  /**
+   * Where the agent API keeps suggestions and authors: a
+   * `SqliteAgentStore` so they survive the server.
+   *
+   * @default {a MemoryAgentStore}
+   */
+  agentStore?: AgentStore;
+  /**
+   * The bounds on pending suggestions of the agent API, each shared fairly
+   * among the identities holding them.
+   *
+   * @default {{ perPad: 100, total: 1000 }}
+   */
+  suggestionLimits?: { perPad: number; total: number };
   /**
    * How often to snapshot pads whose revision changed into the database, in
    * milliseconds; `0` snapshots only when `PadServer.snapshot` is

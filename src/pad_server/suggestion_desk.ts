@@ -6,7 +6,14 @@
  * and other tools:
  *
  * - `GET /api/suggestions/{id}`: 200 with a {@linkcode SuggestionList}
- *   (an empty list when no desk is attached).
+ *   (an empty list when no desk is attached), each entry bounded: the text
+ *   of its hunks is cut to 2,000 UTF-16 units in all, `cut` giving the
+ *   whole lengths.
+ * - `GET /api/suggestions/{id}/{suggestion_id}`: 200 with that
+ *   {@linkcode SuggestionView} whole; 404 `{"error"}` when there is none.
+ * - `GET /api/suggestion-events/{id}`: a server-sent event stream, one
+ *   `list` event with the bounded list at once and again whenever it
+ *   changes, so the page need not poll.
  * - `POST /api/suggestions/{id}/{suggestion_id}` with
  *   `{"verdict": "accept" | "reject", "user_id"?: integer}`: 200 with the
  *   decided {@linkcode SuggestionView}, decided by the name the pad socket
@@ -24,6 +31,7 @@
 import type {
   SuggestionDecision,
   SuggestionList,
+  SuggestionView,
 } from "../rustpad/suggestion_views.ts";
 
 export type {
@@ -63,4 +71,16 @@ export interface SuggestionDesk {
     verdict: "accept" | "reject",
     by: string | undefined,
   ): Promise<SuggestionDecision>;
+  /** One suggestion whole, or `undefined`; without it, the listed one. */
+  whole?(
+    padId: string,
+    suggestionId: string,
+  ): Promise<SuggestionView | undefined>;
+  /**
+   * Be told when the pad's suggestions may have changed; without it the
+   * event stream looks every second.
+   *
+   * @returns Unsubscribes.
+   */
+  watch?(padId: string, listener: () => void): () => void;
 }

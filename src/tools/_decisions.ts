@@ -2,13 +2,13 @@
 // (accepted, rejected, outdated, expired) once, and a wake-up when one is
 // made, here or (with Redis) on another replica, found by a light poll.
 
-import type { SuggestionRecord } from "../backend/suggestions.ts";
+import type { SuggestionEntry } from "../backend/suggestions.ts";
 import type { ToolContext } from "./tool.ts";
 
 /** A decision as wait_for_change reports it. */
 export interface ReportedDecision {
   suggestion_id: string;
-  status: SuggestionRecord["status"];
+  status: SuggestionEntry["status"];
   decided_by?: string;
   landed_revision?: number;
   reason?: string;
@@ -32,7 +32,7 @@ function reportedTo(context: ToolContext): Set<string> {
 async function unreported(
   context: ToolContext,
   padId: string,
-): Promise<SuggestionRecord[]> {
+): Promise<SuggestionEntry[]> {
   const ids = reportedTo(context);
   const { records } = await context.backend.suggestions.records(padId);
   return records.filter((record) =>

@@ -7,7 +7,7 @@
 // client that can show no dialog is refused, with the page's address,
 // where people decide; nothing the caller says in `_meta` names a person.
 
-import type { SuggestionRecord } from "../backend/suggestions.ts";
+import type { SuggestionEntry } from "../backend/suggestions.ts";
 import { padUrl } from "./_shared.ts";
 import type { ToolCall, ToolContext } from "./tool.ts";
 
@@ -25,7 +25,7 @@ export type PersonAnswer =
 
 /** The question the dialog asks, naming everything the person decides on. */
 function question(
-  record: SuggestionRecord,
+  record: SuggestionEntry,
   verdict: "accept" | "reject",
 ): string {
   const diff = record.diff.length > MAX_DIFF_IN_DIALOG
@@ -58,7 +58,7 @@ function question(
 export async function askPerson(
   context: ToolContext,
   call: ToolCall,
-  record: SuggestionRecord,
+  record: SuggestionEntry,
   verdict: "accept" | "reject",
 ): Promise<PersonAnswer> {
   const { id, pad } = record;

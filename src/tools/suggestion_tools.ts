@@ -7,7 +7,7 @@
  */
 
 import { z } from "zod";
-import type { SuggestionRecord } from "../backend/suggestions.ts";
+import type { SuggestionEntry } from "../backend/suggestions.ts";
 import { READ_ANNOTATIONS } from "./_reading.ts";
 import {
   counted,
@@ -42,7 +42,7 @@ const suggestionSchema = objectSchema({
 });
 
 /** A record as an agent reads it. */
-function shown(record: SuggestionRecord, context: ToolContext) {
+function shown(record: SuggestionEntry, context: ToolContext) {
   return {
     suggestion_id: record.id,
     status: record.status,

@@ -184,14 +184,7 @@ Deno.test("--embedded without a HOME to find the data directory in keeps pads in
   assert.equal(await (await fetch(`${mcp.url}api/text/a`)).text(), "x");
 });
 
-// The pad server is a process of its own now: it serves the suggestions an
-// agent holds once agents hand them to it (issue 30, point 4: an agent API
-// authenticated by the agent secret). Until then its list is empty.
-Deno.test({
-  name:
-    "--embedded serves the agent's suggestions to the page's API: a person accepts one over HTTP and it lands",
-  ignore: true,
-}, async () => {
+Deno.test("--embedded serves the agent's suggestions to the page's API: a person accepts one over HTTP and it lands", async () => {
   await using home = await scratchHome();
   await using mcp = await embedded(["--embedded"], home.env);
   const held = await mcp.call("append_to_document", {

@@ -92,8 +92,10 @@ Deno.test("POST /api/suggestions/{id}/{sid} accepts once with 200 as the person 
       await (await fetch(`${server.url}/api/text/api`)).text(),
       "color",
     );
-    // GET only for the list, POST only for a decision.
-    const wrong = await fetch(`${base}/s1`);
+    // GET of one answers it whole; no other method is a route.
+    const one = await fetch(`${base}/s1`);
+    assert.equal((await one.json()).status, "accepted");
+    const wrong = await fetch(`${base}/s1`, { method: "PUT" });
     assert.equal(wrong.status, 404);
     await wrong.body?.cancel();
   } finally {

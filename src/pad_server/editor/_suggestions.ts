@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
-// The page's side of agents' suggestions: it reads the pad's list from the
-// pad server every second while the page is visible (and right after a
-// decision), carries each pending suggestion from the list's revision to
+// The page's side of agents' suggestions: the pad server pushes the pad's
+// list (server-sent events, each entry's text bounded) whenever it changes,
+// and the page reads it right after a decision; it carries each pending suggestion from the list's revision to
 // the text the page shows, draws it in the text and in the side panel, and
 // sends a person's Accept or Reject, one by one or all, as the user of the
 // page's pad socket (the pad server names them by what it announced). A
@@ -31,8 +31,6 @@ export interface SuggestionsOptions {
   readonly agents: (ids: ReadonlySet<UserId>) => void;
 }
 
-const POLL_MS = 1000;
-
 const element = <T extends HTMLElement>(id: string) =>
   document.getElementById(id) as T;
 
@@ -50,11 +48,17 @@ export class Suggestions {
 
   constructor(options: SuggestionsOptions) {
     this.#options = options;
-    this.#url = `/api/suggestions/${encodeURIComponent(options.padId)}`;
-    setInterval(() => {
-      if (document.visibilityState === "visible") void this.refresh();
-    }, POLL_MS);
-    document.addEventListener("visibilitychange", () => void this.refresh());
+    const pad = encodeURIComponent(options.padId);
+    this.#url = `/api/suggestions/${pad}`;
+    // Reconnects by itself; each connection begins with the list.
+    const events = new EventSource(`/api/suggestion-events/${pad}`);
+    events.addEventListener("list", (event) => {
+      try {
+        this.#show(JSON.parse((event as MessageEvent<string>).data));
+      } catch {
+        // Not a list: the next event is.
+      }
+    });
     element("accept-all").addEventListener("click", () => this.#all("accept"));
     element("reject-all").addEventListener("click", () => this.#all("reject"));
     void this.refresh();
@@ -70,6 +74,11 @@ export class Suggestions {
     } catch {
       return; // the server is away: the connection status says so
     }
+    this.#show(list);
+  }
+
+  /** Show `list` once the page's text reaches its revision. */
+  #show(list: SuggestionList): void {
     if (list.revision < this.#shown) return;
     const key = JSON.stringify(list);
     // The same list again: the marks drawn have moved with the text. A list
@@ -174,6 +183,18 @@ export class Suggestions {
     this.#options.agents(new Set<UserId>(ids));
   }
 
+  /** A link to the whole change of a suggestion shown cut. */
+  #whole(suggestion: SuggestionView): HTMLElement {
+    const { inserted, deleted } = suggestion.cut!;
+    const link = document.createElement("a");
+    link.className = "suggestion-whole";
+    link.href = `${this.#url}/${encodeURIComponent(suggestion.id)}`;
+    link.target = "_blank";
+    link.textContent =
+      `Shown cut: the whole change inserts ${inserted} and deletes ${deleted} characters`;
+    return link;
+  }
+
   #renderPanel(): void {
     element("suggestions").hidden = this.#pending.length === 0 &&
       element("suggestion-error").hidden;
@@ -189,11 +210,9 @@ export class Suggestions {
         // The agent wrote it: shown as text, never as markup.
         const summary = document.createElement("p");
         summary.textContent = suggestion.summary;
-        item.append(
-          author,
-          summary,
-          ...decisionButtons(suggestion.id, this.#decideOne),
-        );
+        item.append(author, summary);
+        if (suggestion.cut !== undefined) item.append(this.#whole(suggestion));
+        item.append(...decisionButtons(suggestion.id, this.#decideOne));
         return item;
       }),
     );

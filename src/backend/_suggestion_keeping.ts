@@ -1,0 +1,133 @@
+// What the tools ask of suggestions, wherever they are kept: by the pad
+// server (its agent API, shared by every agent process on it) or by this
+// process's own store (memory, or Redis for replicas) when the pad server
+// offers no agent API, as a real Rustpad. The first call probes which.
+
+import type {
+  SuggestionDecision,
+  SuggestionEntry,
+  SuggestionList,
+  SuggestionRecord,
+} from "../rustpad/suggestion_views.ts";
+import type { HoldRequest } from "./_suggestion_views.ts";
+
+/** Told of a decision (the record) or any change (maybe none named). */
+export type ChangeListener = (record: SuggestionEntry | undefined) => void;
+
+/** The suggestions of one backend, wherever they are kept. */
+export interface Suggestions {
+  /**
+   * Hold an operation built on `request.session`'s server text.
+   *
+   * @throws {Error} Naming the bound or share, when one is reached.
+   */
+  hold(request: HoldRequest): Promise<SuggestionRecord>;
+  /** The pad's suggestions as people see them, each entry bounded. */
+  list(pad: string): Promise<SuggestionList>;
+  /** The pad's records as agents read them: no operations, diffs cut. */
+  records(
+    pad: string,
+  ): Promise<{ revision: number; records: SuggestionEntry[] }>;
+  /** Accept or reject a pending suggestion as `by`. Final. */
+  decide(
+    pad: string,
+    id: string,
+    verdict: "accept" | "reject",
+    by: string | undefined,
+  ): Promise<SuggestionDecision>;
+  /** Withdraw a pending suggestion; only the agent that made it may. */
+  withdraw(pad: string, id: string, agent: string): Promise<SuggestionDecision>;
+  /** Be told of each decision on `pad`; returns the unsubscribe. */
+  onDecision(
+    pad: string,
+    listener: (record: SuggestionEntry) => void,
+  ): () => void;
+  /** Be told of every hold and decision on `pad`; returns the unsubscribe. */
+  onChange(pad: string, listener: ChangeListener): () => void;
+  /** Stop timers and polls. */
+  close(): void;
+}
+
+/**
+ * The suggestions of the pad server when it offers them, else of this
+ * process: chosen by `choose` on first use (and again after a failed
+ * probe, so a pad server not up yet is asked again).
+ */
+export class ChosenSuggestions implements Suggestions {
+  readonly #choose: () => Promise<Suggestions>;
+  #chosen: Promise<Suggestions> | undefined;
+  #closed = false;
+
+  constructor(choose: () => Promise<Suggestions>) {
+    this.#choose = choose;
+  }
+
+  /** Where they are kept, once probed. */
+  which(): Promise<Suggestions> {
+    const chosen = this.#chosen ??= this.#choose();
+    chosen.catch(() => {
+      if (this.#chosen === chosen) this.#chosen = undefined;
+    });
+    return chosen;
+  }
+
+  async hold(request: HoldRequest): Promise<SuggestionRecord> {
+    return await (await this.which()).hold(request);
+  }
+
+  async list(pad: string): Promise<SuggestionList> {
+    return await (await this.which()).list(pad);
+  }
+
+  async records(
+    pad: string,
+  ): Promise<{ revision: number; records: SuggestionEntry[] }> {
+    return await (await this.which()).records(pad);
+  }
+
+  async decide(
+    pad: string,
+    id: string,
+    verdict: "accept" | "reject",
+    by: string | undefined,
+  ): Promise<SuggestionDecision> {
+    return await (await this.which()).decide(pad, id, verdict, by);
+  }
+
+  async withdraw(
+    pad: string,
+    id: string,
+    agent: string,
+  ): Promise<SuggestionDecision> {
+    return await (await this.which()).withdraw(pad, id, agent);
+  }
+
+  onDecision(
+    pad: string,
+    listener: (record: SuggestionEntry) => void,
+  ): () => void {
+    return this.#later((chosen) => chosen.onDecision(pad, listener));
+  }
+
+  onChange(pad: string, listener: ChangeListener): () => void {
+    return this.#later((chosen) => chosen.onChange(pad, listener));
+  }
+
+  close(): void {
+    this.#closed = true;
+    void this.#chosen?.then((chosen) => chosen.close(), () => {});
+  }
+
+  /** Subscribe once chosen; the unsubscribe works before that too. */
+  #later(subscribe: (chosen: Suggestions) => () => void): () => void {
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    this.which().then((chosen) => {
+      if (!stopped && !this.#closed) stop = subscribe(chosen);
+    }, () => {/* The calls that follow say why. */});
+    return () => {
+      stopped = true;
+      stop?.();
+    };
+  }
+}
