@@ -5,15 +5,24 @@
 import { ServerWebSocket } from "../http/mod.ts";
 import type { Connection } from "./_connection.ts";
 import type { Faults } from "./_fault_queue.ts";
-import { Room } from "./_room.ts";
+import type { Gate } from "./_gate.ts";
+import { Room, type RoomContext } from "./_room.ts";
 import { StepScheduler } from "./_scheduler.ts";
 import type { PadStorage } from "./pad_database.ts";
+import { isPadStore } from "./pad_store.ts";
+
+/** How the hub's pads store what they apply. */
+export interface HubStore {
+  readonly gate: Gate;
+  readonly record: RoomContext["record"];
+}
 
 /** Sockets, pads and timers of one pad server. */
 export class SocketHub {
   readonly #rooms: Map<string, Room>;
   readonly #faults: Faults;
   readonly #random: () => number;
+  readonly #store: HubStore;
   /** Every server socket not yet closed, as a promise of its `close`. */
   readonly #sockets = new Map<ServerWebSocket, Promise<void>>();
   /** Sockets not yet closed, per pad id. */
@@ -22,19 +31,35 @@ export class SocketHub {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #stopped = false;
 
-  constructor(rooms: Map<string, Room>, faults: Faults, seed: number) {
+  constructor(
+    rooms: Map<string, Room>,
+    faults: Faults,
+    seed: number,
+    store: HubStore,
+  ) {
     this.#rooms = rooms;
     this.#faults = faults;
     this.#random = mulberry32(seed);
+    this.#store = store;
   }
 
-  /** The pad in memory, loaded from `database` (or empty) if it is not. */
+  /**
+   * The pad in memory, else loaded from `database` (its log from a pad
+   * store, its text from a snapshot storage), else empty.
+   */
   openRoom(padId: string, database: PadStorage | null): Room {
     let room = this.#rooms.get(padId);
     if (room === undefined) {
-      room = new Room(padId, database?.get(padId), {
+      const stored = database === null
+        ? undefined
+        : isPadStore(database)
+        ? database.load(padId)
+        : database.get(padId);
+      room = new Room(padId, stored, {
         faults: this.#faults,
         random: this.#random,
+        gate: this.#store.gate,
+        record: this.#store.record,
         wake: (connection) => this.#scheduler.wake(connection),
         track: (connection, on) =>
           on

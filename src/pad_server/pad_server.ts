@@ -36,7 +36,10 @@ import type { Room } from "./_room.ts";
 import { SocketHub } from "./_socket_hub.ts";
 import { FaultInjector } from "./fault_injection.ts";
 import { expireRooms, persistRooms } from "./_persister.ts";
+import { Gate } from "./_gate.ts";
+import { Journal } from "./_journal.ts";
 import { PadDatabase, type PadStorage } from "./pad_database.ts";
+import { isPadStore, type StoreFailure } from "./pad_store.ts";
 import {
   bounds,
   type PadServerBounds,
@@ -61,6 +64,16 @@ export type {
 
 /** How long closing waits for responses in flight. */
 const CLOSE_GRACE_MS = 1000;
+
+/** What closing a pad server left unstored. */
+export interface CloseReport {
+  /**
+   * The pads whose last write failed (a pad store), or whose changes since
+   * the last snapshot were not written (a snapshot storage), with why.
+   * Empty when everything is stored, or nothing was to be.
+   */
+  readonly unstored: readonly StoreFailure[];
+}
 
 /**
  * A running pad server; start one with {@linkcode startPadServer}.
@@ -107,7 +120,8 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   readonly #hub: SocketHub;
   readonly #rooms: Map<string, Room>;
   readonly #suggestions: SuggestionDesk | undefined;
-  #closing: Promise<void> | undefined;
+  readonly #journal: Journal | undefined;
+  #closing: Promise<CloseReport> | undefined;
 
   /**
    * Start listening at once. {@linkcode startPadServer} does the same.
@@ -134,11 +148,24 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     const state = { faults: noFaults(), rooms: new Map<string, Room>() };
     attachState(this, state);
     this.#rooms = state.rooms;
-    this.#hub = new SocketHub(state.rooms, state.faults, options.seed ?? 1);
     this.#policy = accessPolicy(options.publicHost, options.allowedOrigins);
     this.#bounds = bounds(options);
     const log = options.log ?? ((line: string) => console.error(line));
     this.#log = log;
+    const gate = new Gate();
+    const journal = database !== null && isPadStore(database)
+      ? new Journal(database, gate, {
+        drop: (room) => {
+          if (state.rooms.get(room.id) === room) state.rooms.delete(room.id);
+        },
+        log,
+      }, this.#bounds.maxLogOperations)
+      : undefined;
+    this.#journal = journal;
+    this.#hub = new SocketHub(state.rooms, state.faults, options.seed ?? 1, {
+      gate,
+      record: (room, operation) => journal?.record(room, operation),
+    });
     this.#listener = padListener(
       options,
       this.#bounds,
@@ -151,13 +178,15 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     this.url = `http://${
       hostname.includes(":") ? `[${hostname}]` : hostname
     }:${port}`;
-    if (database !== null && interval > 0) {
+    // A pad store has every operation already: nothing to snapshot.
+    const snapshotted = journal === undefined ? database : null;
+    if (snapshotted !== null && interval > 0) {
       this.#snapshotTimer = setInterval(() => this.snapshot(), interval);
     }
     this.#cleanupTimer = setInterval(
       () =>
         this.#logFailure(() =>
-          expireRooms(this.#rooms, database, maxIdleMs, Date.now())
+          expireRooms(this.#rooms, snapshotted, maxIdleMs, Date.now())
         ),
       // setInterval takes at most 2^31-1 ms.
       Math.min(cleanupMs, 2 ** 31 - 1),
@@ -189,15 +218,16 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   }
 
   /**
-   * Persist now, as the real server does every few seconds: every pad in
-   * memory whose revision grew since it was last persisted is written to
-   * the database (text and language). As on the real server, a language
-   * change alone does not count. Does nothing without a database. All go
-   * in one transaction; if it fails (another process holds the file
-   * locked), the failure is logged and the same pads, with what changed
-   * meanwhile, are written at the next snapshot.
+   * Persist now. With a snapshot storage (a `PadDatabase`), as the real
+   * server does every few seconds: every pad in memory whose revision grew
+   * since it was last persisted is written (text and language; a language
+   * change alone does not count); pads whose write fails are logged and
+   * written at the next snapshot, the others are written all the same.
+   * With a pad store (a `SqlitePadDatabase`, a `MemoryPadStore`), every
+   * operation is stored before it is acknowledged: this commits what the
+   * current turn applied. Does nothing without a database.
    *
-   * @returns `false` if the write failed, else `true`.
+   * @returns `false` if a pad is not stored, else `true`.
    *
    * @example
    * ```ts
@@ -221,7 +251,43 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   snapshot(): boolean {
     const database = this.database;
     if (database === null) return true;
-    return this.#logFailure(() => persistRooms(this.#rooms.values(), database));
+    if (this.#journal !== undefined) {
+      this.#journal.flush();
+      return this.#journal.unstored.length === 0;
+    }
+    const failures = persistRooms(this.#rooms.values(), database);
+    for (const { reason } of failures) {
+      this.#log(
+        `rustpad-mcp: pad server: ${reason}; it is retried at the next snapshot`,
+      );
+    }
+    return failures.length === 0;
+  }
+
+  /**
+   * The pads not stored now, with why: those whose last write failed (a
+   * pad store), or whose revision grew since their last snapshot (a
+   * snapshot storage). Empty without a database.
+   *
+   * @example
+   * ```ts
+   * import { MemoryPadStore, startPadServer } from "@rustpad-mcp/server/pad-server";
+   * import assert from "node:assert/strict";
+   *
+   * await using server = await startPadServer({ database: new MemoryPadStore() });
+   * assert.deepEqual(server.unstored, []);
+   * ```
+   */
+  get unstored(): StoreFailure[] {
+    if (this.database === null) return [];
+    if (this.#journal !== undefined) return this.#journal.unstored;
+    return [...this.#rooms.values()]
+      .filter((room) => room.pad.revision > room.persistedRevision)
+      .map((room) => ({
+        padId: room.id,
+        reason:
+          `Cannot keep pad ${room.id} as its revision ${room.pad.revision} was never snapshotted: the last snapshot holds revision ${room.persistedRevision}`,
+      }));
   }
 
   /** Run `task`; log its failure, never throw it (a timer calls it). */
@@ -236,22 +302,25 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   }
 
   /**
-   * Stop everything: close every socket and wait for it, stop the snapshot
-   * timer and delayed frames, and stop listening. Nothing is snapshotted on
-   * the way out, as with the real server. Calling it again returns the same
-   * promise.
+   * Stop everything: commit what is pending, close every socket and wait
+   * for it, stop the snapshot timer and delayed frames, and stop
+   * listening. With a snapshot storage nothing is snapshotted on the way
+   * out, as with the real server: call {@linkcode PadServer.snapshot}
+   * first. Calling it again returns the same promise.
    *
-   * @returns A promise that resolves once nothing is left running.
+   * @returns What was left unstored (see {@linkcode PadServer.unstored}),
+   * once nothing is left running.
    *
    * @example
    * ```ts
    * import { startPadServer } from "@rustpad-mcp/server/testing";
+   * import assert from "node:assert/strict";
    *
    * const server = await startPadServer();
-   * await server.close();
+   * assert.deepEqual((await server.close()).unstored, []);
    * ```
    */
-  close(): Promise<void> {
+  close(): Promise<CloseReport> {
     this.#closing ??= this.#shutDown();
     return this.#closing;
   }
@@ -272,17 +341,19 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    * } // closed here
    * ```
    */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
-  async #shutDown(): Promise<void> {
+  async #shutDown(): Promise<CloseReport> {
     clearInterval(this.#snapshotTimer);
     clearInterval(this.#cleanupTimer);
+    this.#journal?.flush();
     this.#hub.stop();
     await this.#hub.closeSockets();
     await this.#listener.close(CLOSE_GRACE_MS);
     await this.#hub.closeSockets();
+    return { unstored: this.unstored };
   }
 
   async #serve(request: Request): Promise<Response> {

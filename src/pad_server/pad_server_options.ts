@@ -127,6 +127,16 @@ export interface PadServerOptions {
    */
   log?: (line: string) => void;
   /**
+   * With a pad store (a `SqlitePadDatabase`, a `MemoryPadStore`): the most
+   * operations a pad's log keeps. Past it, the pad starts over at revision
+   * 1 with its text as one insert (as a real Rustpad restart does) and its
+   * sockets are closed, so clients reconnect and see the restart. See
+   * docs/architecture.md for why this bound.
+   *
+   * @default {10000}
+   */
+  maxLogOperations?: number;
+  /**
    * Seeds the choices each connection makes, as the real server's
    * `tokio::select!` does at random, between reading its client's next
    * message and forwarding the next metadata message, when both are ready.
@@ -189,12 +199,16 @@ export function timings(options: PadServerOptions): Timings {
   return { interval, maxIdleMs: expiryDays * 86_400_000, cleanupMs };
 }
 
+/** The operations a pad's log keeps before it starts over (see docs). */
+const DEFAULT_MAX_LOG = 10_000;
+
 /** The bounds a pad server runs within, with their defaults. */
 export interface PadServerBounds {
   readonly maxConnections: number;
   readonly maxSocketsPerPad: number;
   readonly requestTimeoutMs: number;
   readonly keepAliveMs: number;
+  readonly maxLogOperations: number;
   readonly socketLimits: WebSocketLimits;
 }
 
@@ -220,6 +234,7 @@ export function bounds(options: PadServerOptions): PadServerBounds {
     maxSocketsPerPad: options.maxSocketsPerPad ?? 256,
     requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
     keepAliveMs: options.keepAliveTimeoutMs ?? 5000,
+    maxLogOperations: options.maxLogOperations ?? DEFAULT_MAX_LOG,
   };
   for (const [what, value] of Object.entries(chosen)) {
     if (!Number.isSafeInteger(value) || value < 1) {
