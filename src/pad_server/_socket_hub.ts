@@ -27,6 +27,8 @@ export class SocketHub {
   readonly #sockets = new Map<ServerWebSocket, Promise<void>>();
   /** Sockets not yet closed, per pad id. */
   readonly #perPad = new Map<string, number>();
+  /** Per socket, its pad and when its client was last heard from. */
+  readonly #heard = new Map<ServerWebSocket, { padId: string; at: number }>();
   readonly #scheduler = new StepScheduler();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #stopped = false;
@@ -98,23 +100,62 @@ export class SocketHub {
     return true;
   }
 
+  /** Sockets open or opening on every pad. */
+  get socketTotal(): number {
+    return this.#sockets.size;
+  }
+
+  /**
+   * Make room for a newcomer: close the socket whose client was heard
+   * from longest ago on the pad with the most sockets, with 1013 (Try
+   * Again Later). A crowded pad's idle watcher loses least: a person
+   * typing, or alone on a pad, keeps their socket.
+   *
+   * @returns The pad id of the socket closed, or `undefined` if none is
+   * open.
+   */
+  shed(reason: string): string | undefined {
+    let busiest: string | undefined;
+    for (const [padId, count] of this.#perPad) {
+      if (busiest === undefined || count > this.socketCount(busiest)) {
+        busiest = padId;
+      }
+    }
+    let chosen: ServerWebSocket | undefined;
+    let oldest = Infinity;
+    for (const [socket, { padId, at }] of this.#heard) {
+      if (padId !== busiest || at >= oldest) continue;
+      if (socket.readyState !== ServerWebSocket.OPEN) continue;
+      chosen = socket;
+      oldest = at;
+    }
+    if (chosen === undefined) return undefined;
+    this.#heard.delete(chosen);
+    chosen.close(1013, reason);
+    return busiest;
+  }
+
   /** Follow a socket of `room` from its upgrade to its close. */
   watch(socket: ServerWebSocket, room: Room): void {
     let connection: Connection | undefined;
     const { promise, resolve } = Promise.withResolvers<void>();
     this.#sockets.set(socket, promise);
+    this.#heard.set(socket, { padId: room.id, at: performance.now() });
     this.#perPad.set(room.id, this.socketCount(room.id) + 1);
     socket.addEventListener("open", () => {
       if (this.#stopped) socket.close();
       else connection = room.connect(socket);
     });
     socket.onmessage = ({ data }) => {
+      const heard = this.#heard.get(socket);
+      if (heard !== undefined) heard.at = performance.now();
       // Binary frames are ignored, as on the real server.
       if (typeof data === "string") connection?.receive(data);
     };
     socket.addEventListener("close", () => {
       if (connection !== undefined) room.disconnect(connection);
       this.#sockets.delete(socket);
+      this.#heard.delete(socket);
       const left = this.socketCount(room.id) - 1;
       if (left > 0) this.#perPad.set(room.id, left);
       else this.#perPad.delete(room.id);

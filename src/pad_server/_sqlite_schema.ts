@@ -54,7 +54,7 @@ function quickCheck(database: DatabaseSync): string | undefined {
   const rows = database.prepare("PRAGMA quick_check(3)").all() as {
     quick_check: string;
   }[];
-  const lines = rows.map((row) => row.quick_check);
+  const lines = rows.map((row) => row.quick_check.replace(/\s+/g, " "));
   return lines.length === 1 && lines[0] === "ok" ? undefined : lines.join("; ");
 }
 
@@ -137,6 +137,21 @@ export function prepareSchema(database: DatabaseSync, path: string): void {
       `Cannot persist pads in ${path} as a newer version wrote it: current schema version is ${version}, this one reads ${VERSION}; run the newer rustpad-mcp, or use another file`,
     );
   }
-  const fault = schemaFault(database);
+  const fault = schemaFault(database) ?? garbledOperation(database);
   if (fault !== undefined) throw damaged(path, fault);
+}
+
+/**
+ * An operation that is not JSON, or `undefined`: quick_check sees the
+ * pages' structure, not the bytes of the text they hold.
+ */
+function garbledOperation(database: DatabaseSync): string | undefined {
+  const row = database.prepare(
+    "SELECT pad, revision FROM pad_log WHERE NOT json_valid(operation) LIMIT 1",
+  ).get() as { pad: string; revision: number } | undefined;
+  return row === undefined
+    ? undefined
+    : `the operation at revision ${row.revision} of pad ${
+      JSON.stringify(row.pad)
+    } is garbled`;
 }

@@ -410,6 +410,27 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     }
   }
 
+  /**
+   * Sockets may fill the connection cap but for a reserve (a sixteenth,
+   * at least one), so an HTTP request (`/api/stats`, a newcomer's
+   * upgrade) always finds a connection; a newcomer's socket past that
+   * takes the place of the socket that loses least (see `SocketHub.shed`).
+   */
+  #makeRoom(): void {
+    const cap = this.#listener.maxConnections;
+    const sockets = Math.max(1, cap - Math.max(1, Math.ceil(cap / 16)));
+    if (this.#hub.socketTotal < sockets) return;
+    // A close reason holds at most 123 bytes.
+    const padId = this.#hub.shed(
+      "Cannot stay open as the pad server is at its connection cap: this socket was idle longest on the busiest pad",
+    );
+    if (padId !== undefined) {
+      this.#log(
+        `rustpad-mcp: pad server: closed the socket heard from longest ago on pad ${padId}, the busiest, to let a newcomer in as ${cap} connections are open (RUSTPAD_EMBEDDED_MAX_CONNECTIONS)`,
+      );
+    }
+  }
+
   #upgrade(request: Request, padId: string): Response {
     const refusal = refuseUpgrade(request, padId, this.#closing !== undefined);
     if (refusal !== undefined) return refusal;
@@ -423,6 +444,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     if (this.#hub.refuseFull(socket, padId, this.#bounds.maxSocketsPerPad)) {
       return response;
     }
+    this.#makeRoom();
     // As on the real server, the pad exists from the upgrade request on.
     const room = this.#hub.openRoom(padId, this.database);
     room.lastAccessed = Date.now();
