@@ -275,7 +275,8 @@ function handle(place: PadPlace, desk: BackendDesk): EmbeddedPads {
     exitOnSignal() {
       onSignal = () => {
         console.error("rustpad-mcp: stopping the embedded pad server");
-        void stop().then(() => Deno.exit(0));
+        // Deno.exitCode: 1 if a pad was not stored.
+        void stop().then(() => Deno.exit());
       };
       for (const signal of signals) Deno.addSignalListener(signal, onSignal);
     },

@@ -185,8 +185,16 @@ export class PadPlace implements AsyncDisposable {
     // Unlike the real server, write what changed since the last snapshot:
     // a person's last words are not lost to Ctrl-C.
     served.server.snapshot();
-    await served.server.close();
+    const { unstored } = await served.server.close();
     served.release();
+    if (unstored.length === 0) return;
+    // Loud: the process then exits non-zero, naming them.
+    Deno.exitCode = 1;
+    console.error(
+      `rustpad-mcp: Cannot stop with every pad stored as the last write of ${unstored.length} failed: ${
+        unstored.map((failure) => failure.padId).join(", ")
+      } (${unstored.map((failure) => failure.reason).join("; ")})`,
+    );
   }
 }
 

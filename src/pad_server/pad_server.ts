@@ -412,13 +412,14 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
 
   /**
    * Sockets may fill the connection cap but for a reserve (a sixteenth,
-   * at least one), so an HTTP request (`/api/stats`, a newcomer's
-   * upgrade) always finds a connection; a newcomer's socket past that
-   * takes the place of the socket that loses least (see `SocketHub.shed`).
+   * at least two: one for a socket still closing), so an HTTP request
+   * (`/api/stats`, a newcomer's upgrade) always finds a connection; a
+   * newcomer's socket past that takes the place of the socket that loses
+   * least (see `SocketHub.shed`).
    */
   #makeRoom(): void {
     const cap = this.#listener.maxConnections;
-    const sockets = Math.max(1, cap - Math.max(1, Math.ceil(cap / 16)));
+    const sockets = Math.max(1, cap - Math.max(2, Math.ceil(cap / 16)));
     if (this.#hub.socketTotal < sockets) return;
     // A close reason holds at most 123 bytes.
     const padId = this.#hub.shed(

@@ -10,7 +10,7 @@ import {
   startChild,
   Typist,
 } from "./_child_server.ts";
-import { delay } from "./_test_client.ts";
+import { delay, TestClient } from "./_test_client.ts";
 
 const TRIALS = 8;
 const PADS = ["one", "two", "three", "four"];
@@ -108,4 +108,93 @@ Deno.test("a pads file with a garbled page is refused at start with one line nam
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** Whether this machine lets `unshare -rm` mount a tmpfs. */
+function canMountTmpfs(): boolean {
+  try {
+    return new Deno.Command("unshare", {
+      args: ["-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
+/** Open a socket on `padId`, send one edit, and say what came back. */
+async function editOnce(
+  url: string,
+  padId: string,
+  frame: string,
+): Promise<{ echoed: boolean; closedByServer: boolean }> {
+  const client = new TestClient(url, padId);
+  await client.next(1);
+  client.send(frame);
+  const frames = await client.next(1);
+  const echoed = frames.some((f) => f.startsWith('{"History"'));
+  if (echoed) await client.close();
+  await client.closed;
+  return { echoed, closedByServer: client.closedByServer };
+}
+
+Deno.test({
+  name:
+    "a store on a tmpfs that fills: the edit that does not fit is never acknowledged, a pad that fits is stored, and SIGTERM exits 1 naming the pad not stored",
+  ignore: !canMountTmpfs(),
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      // The pad server runs in a mount namespace of its own, on a tmpfs
+      // of 256 KiB holding its pads file.
+      const args = padServerArgs("--db", `${dir}/pads.sqlite`);
+      const script =
+        `mount -t tmpfs -o size=256k tmpfs ${dir} && exec "$0" "$@"`;
+      const server = await spawnServer("unshare", [
+        "-rm",
+        "sh",
+        "-c",
+        script,
+        Deno.execPath(),
+        ...args,
+      ]);
+      const small = '{"Edit":{"revision":0,"operation":["a"]}}';
+      assert.deepEqual(await editOnce(server.url, "small", small), {
+        echoed: true,
+        closedByServer: false,
+      });
+      const big = JSON.stringify({
+        Edit: { revision: 0, operation: ["x".repeat(200_000)] },
+      });
+      assert.deepEqual(await editOnce(server.url, "big", big), {
+        echoed: false,
+        closedByServer: true,
+      });
+      const more = '{"Edit":{"revision":1,"operation":[1,"b"]}}';
+      assert.deepEqual(await editOnce(server.url, "small", more), {
+        echoed: true,
+        closedByServer: false,
+      });
+      // What memory holds is what is stored.
+      const text = async (padId: string) =>
+        await (await fetch(`${server.url}/api/text/${padId}`)).text();
+      assert.equal(await text("big"), "");
+      assert.equal(await text("small"), "ab");
+      server.child.kill("SIGTERM");
+      const { code } = await server.child.status;
+      const stderr = await server.stderr;
+      assert.equal(code, 1, stderr);
+      assert.match(
+        stderr,
+        /rustpad-mcp: pad server: Cannot store pad big in .* as SQLite failed: database or disk is full; its 1 newest operations were not acknowledged/,
+      );
+      assert.match(
+        stderr,
+        /\nerror: Cannot stop with every pad stored as the last write of 1 failed: big \(Cannot store pad big in .*: database or disk is full\)\n$/,
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });
