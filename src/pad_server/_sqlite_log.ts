@@ -49,6 +49,11 @@ export class SqliteLog {
   readonly #pad: StatementSync;
   readonly #restart: StatementSync;
   readonly #count: StatementSync;
+  /**
+   * Per pad, the language and next user id its row holds, as last
+   * committed: a write that changes neither does not touch the row.
+   */
+  readonly #rows = new Map<string, string>();
 
   constructor(database: DatabaseSync, path: string) {
     this.#database = database;
@@ -148,33 +153,64 @@ export class SqliteLog {
     };
   }
 
+  /**
+   * One transaction of every statement of `writes`; a single statement
+   * (one operation appended, the common case) is its own transaction.
+   */
   #transaction(writes: readonly PadWrite[]): void {
     const database = this.#database;
+    const statements = writes.flatMap((write) => this.#statements(write));
+    const rows = writes.map(({ padId }) => padId);
+    if (statements.length === 1) {
+      try {
+        return statements[0]!();
+      } catch (error) {
+        for (const padId of rows) this.#rows.delete(padId);
+        throw error;
+      }
+    }
     database.exec("BEGIN IMMEDIATE");
     try {
-      for (const write of writes) this.#writeOne(write);
+      for (const statement of statements) statement();
       database.exec("COMMIT");
     } catch (error) {
       if (database.isTransaction) database.exec("ROLLBACK");
+      for (const padId of rows) this.#rows.delete(padId);
       throw error;
     }
   }
 
-  #writeOne(write: PadWrite): void {
+  /** The statements that store `write`. */
+  #statements(write: PadWrite): (() => void)[] {
     const { padId, from, operations } = write;
-    this.#cut.run(padId, from);
+    const statements: (() => void)[] = [];
+    // Operations at `from` or after exist only where the log starts over.
+    if (from === 0 || !this.#rows.has(padId)) {
+      statements.push(() => this.#cut.run(padId, from));
+    }
     for (const [index, { author, operation }] of operations.entries()) {
-      this.#append.run(
-        padId,
-        from + index,
-        storedUserId(author.userId),
-        author.name,
-        author.agent ? 1 : 0,
-        JSON.stringify(operation.toJSON()),
+      statements.push(() =>
+        this.#append.run(
+          padId,
+          from + index,
+          storedUserId(author.userId),
+          author.name,
+          author.agent ? 1 : 0,
+          JSON.stringify(operation.toJSON()),
+        )
       );
     }
-    this.#pad.run(padId, write.language, write.nextUserId);
-    if (from === 0) this.#restart.run(replayLog(operations), padId);
+    const row = JSON.stringify([write.language, write.nextUserId]);
+    if (this.#rows.get(padId) !== row) {
+      statements.push(() => {
+        this.#pad.run(padId, write.language, write.nextUserId);
+        this.#rows.set(padId, row);
+      });
+    }
+    if (from === 0) {
+      statements.push(() => this.#restart.run(replayLog(operations), padId));
+    }
+    return statements;
   }
 
   #run<T>(what: string, statement: () => T): T {

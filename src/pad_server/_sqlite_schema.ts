@@ -130,7 +130,13 @@ export function prepareSchema(database: DatabaseSync, path: string): void {
     if (version === 0) migrate(database);
   } catch (error) {
     const message = (error as Error).message;
-    throw message.startsWith("Cannot ") ? error : damaged(path, message);
+    if (message.startsWith("Cannot ")) throw error;
+    if (/locked|busy/i.test(message)) {
+      throw new Error(
+        `Cannot persist pads in ${path} as another process holds it (a pad server serving it?): ${message}; stop that process, or use another file`,
+      );
+    }
+    throw damaged(path, message);
   }
   if (version > VERSION) {
     throw new Error(

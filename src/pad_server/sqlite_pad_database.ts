@@ -45,6 +45,16 @@ export interface SqlitePadDatabaseOptions {
    * @default {RUSTPAD_EMBEDDED_SYNC, else "normal"}
    */
   synchronous?: SyncMode;
+  /**
+   * Let other processes open the file while this one has it (a `sqlite3`
+   * shell reading it, a backup), at about twice the cost of a commit.
+   * Without it the file is held in SQLite's exclusive locking mode from
+   * the open on: a second pad server, or any other process, is refused
+   * the file (this one, at open, is refused a file another holds).
+   *
+   * @default {false}
+   */
+  shared?: boolean;
 }
 
 /**
@@ -110,6 +120,11 @@ export class SqlitePadDatabase implements PadStore, Disposable {
     this.synchronous = syncModeOf(options.synchronous);
     this.#database = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
     try {
+      // Before the first read, so the WAL index lives in this process's
+      // memory (no shared-memory file, no lock calls per commit).
+      if (!options.shared) {
+        this.#database.exec("PRAGMA locking_mode = EXCLUSIVE");
+      }
       prepareSchema(this.#database, path);
       useWriteAheadLog(this.#database, this.synchronous);
       this.#log = new SqliteLog(this.#database, path);

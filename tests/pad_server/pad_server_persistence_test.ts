@@ -35,9 +35,8 @@ Deno.test("a pad edited over a socket is in the SQLite file once acknowledged, a
         '{"Edit":{"revision":1,"operation":[12," // 🎉"]}}',
       ]);
       // No snapshot, no close: each edit was stored before its echo.
-      using reader = new SqlitePadDatabase(path);
       assert.deepEqual(
-        reader.load("kept")?.log.map(({ author }) => author),
+        database.load("kept")?.log.map(({ author }) => author),
         [
           { userId: 0, name: "Ada", agent: false },
           { userId: 0, name: "Ada", agent: false },

@@ -1,8 +1,10 @@
-// The SQLite file under pressure from outside: a real `sqlite3` shell holds
-// a read transaction (writes go on, WAL) or the write lock (an edit is
-// never acknowledged: its pad's sockets are closed, a line logged, and the
-// process stays up). NUL and every other code point survive a restart, and
-// many pads edited at once are each stored before their echo.
+// The SQLite file under pressure from outside. Held exclusively (the
+// default), a file another process holds is refused at open in one line.
+// Shared, a real `sqlite3` shell holds a read transaction (writes go on,
+// WAL) or the write lock (an edit is never acknowledged: its pad's sockets
+// are closed, a line logged, and the process stays up). NUL and every
+// other code point survive a restart, and many pads edited at once are
+// each stored before their echo.
 
 import assert from "node:assert/strict";
 import { SqlitePadDatabase, startPadServer } from "../../src/pad_server/mod.ts";
@@ -75,10 +77,10 @@ async function type(url: string, padId: string, texts: string[]) {
   await client.close();
 }
 
-Deno.test("a sqlite3 shell holding the write lock: an edit is never acknowledged, its socket is closed and a line logged, the server goes on, and once the lock is gone the pad reads back what is stored", async () => {
+Deno.test("a sqlite3 shell holding the write lock of a shared file: an edit is never acknowledged, its socket is closed and a line logged, the server goes on, and once the lock is gone the pad reads back what is stored", async () => {
   await using file = await sqliteFile();
   const { path } = file;
-  using database = new SqlitePadDatabase(path);
+  using database = new SqlitePadDatabase(path, { shared: true });
   const lines: string[] = [];
   await using server = await startPadServer({
     database,
@@ -116,10 +118,10 @@ Deno.test("a sqlite3 shell holding the write lock: an edit is never acknowledged
   assert.equal(database.get("held")?.text, "ac");
 });
 
-Deno.test("a sqlite3 shell holding a read transaction does not stop writes", async () => {
+Deno.test("a sqlite3 shell holding a read transaction of a shared file does not stop writes", async () => {
   await using file = await sqliteFile();
   const { path } = file;
-  using database = new SqlitePadDatabase(path);
+  using database = new SqlitePadDatabase(path, { shared: true });
   const lines: string[] = [];
   await using server = await startPadServer({
     database,
@@ -162,8 +164,30 @@ Deno.test("500 pads edited at once are each in the file before their edit is ech
       ids.slice(i, i + 100).map((id) => type(server.url, id, [id, "!"])),
     );
   }
-  using reader = new SqlitePadDatabase(path);
-  assert.equal(reader.size, 500);
-  assert.equal(reader.get("pad-499")?.text, "pad-499!");
-  assert.equal(reader.load("pad-499")?.log.length, 2);
+  assert.equal(database.size, 500);
+  assert.equal(database.get("pad-499")?.text, "pad-499!");
+  assert.equal(database.load("pad-499")?.log.length, 2);
+});
+
+Deno.test("a pads file a sqlite3 shell holds is refused at open in one line, and a file a pad server holds is refused to another opener while its writes go on", async () => {
+  await using file = await sqliteFile();
+  const { path } = file;
+  {
+    await using shell = new Shell(path);
+    await shell.run("BEGIN IMMEDIATE;", "locked");
+    assert.throws(
+      () => new SqlitePadDatabase(path),
+      new RegExp(
+        `^Error: Cannot persist pads in ${path} as another process holds it \\(a pad server serving it\\?\\): database is locked; stop that process, or use another file$`,
+      ),
+    );
+    await shell.run("ROLLBACK;", "released");
+  }
+  using database = new SqlitePadDatabase(path);
+  await using server = await startPadServer({ database });
+  await type(server.url, "mine", ["a"]);
+  assert.throws(() => new SqlitePadDatabase(path), /another process holds it/);
+  await type(server.url, "other", ["b"]);
+  assert.equal(database.get("mine")?.text, "a");
+  assert.equal(database.get("other")?.text, "b");
 });
