@@ -2,7 +2,12 @@
 // from upgrade to close, steps the connections' loops, and runs the
 // delayed faults, so that closing the server can stop all of it.
 
-import { ServerWebSocket } from "../http/mod.ts";
+import {
+  ServerWebSocket,
+  upgradeWebSocket,
+  type WebSocketLimits,
+} from "../http/mod.ts";
+import { reply, TEXT_PLAIN } from "./_http.ts";
 import type { Connection } from "./_connection.ts";
 import type { Faults } from "./_fault_queue.ts";
 import type { Gate } from "./_gate.ts";
@@ -80,6 +85,36 @@ export class SocketHub {
     return room;
   }
 
+  /**
+   * Upgrade a socket request on `padId`: refused with 400 if it is not a
+   * WebSocket handshake, closed with 1013 once open if the pad is full,
+   * else room made for it at the connection cap and its pad opened (as on
+   * the real server, the pad exists from the upgrade request on).
+   */
+  upgrade(request: Request, padId: string, options: {
+    limits: WebSocketLimits;
+    maxSocketsPerPad: number;
+    maxConnections: number;
+    database: PadStorage | null;
+    log: (line: string) => void;
+  }): Response {
+    let upgraded: { socket: ServerWebSocket; response: Response };
+    try {
+      upgraded = upgradeWebSocket(request, options.limits);
+    } catch (error) {
+      return reply(400, (error as Error).message, TEXT_PLAIN);
+    }
+    const { socket, response } = upgraded;
+    if (this.refuseFull(socket, padId, options.maxSocketsPerPad)) {
+      return response;
+    }
+    this.makeRoom(options.maxConnections, options.log);
+    const room = this.openRoom(padId, options.database);
+    room.lastAccessed = Date.now();
+    this.watch(socket, room);
+    return response;
+  }
+
   /** Sockets open or opening on pad `padId`. */
   socketCount(padId: string): number {
     return this.#perPad.get(padId) ?? 0;
@@ -103,6 +138,26 @@ export class SocketHub {
   /** Sockets open or opening on every pad. */
   get socketTotal(): number {
     return this.#sockets.size;
+  }
+
+  /**
+   * Sockets may fill the connection cap `cap` but for a reserve (a
+   * sixteenth, at least two: one for a socket still closing), so an HTTP
+   * request (`/api/stats`, a newcomer's upgrade) always finds a
+   * connection; a newcomer's socket past that takes the place of the
+   * socket that loses least (see {@linkcode SocketHub.shed}).
+   */
+  makeRoom(cap: number, log: (line: string) => void): void {
+    const sockets = Math.max(1, cap - Math.max(2, Math.ceil(cap / 16)));
+    if (this.socketTotal < sockets) return;
+    // A close reason holds at most 123 bytes.
+    const padId = this.shed(
+      "Cannot stay open as the pad server is at its connection cap: this socket was idle longest on the busiest pad",
+    );
+    if (padId === undefined) return;
+    log(
+      `rustpad-mcp: pad server: closed the socket heard from longest ago on pad ${padId}, the busiest, to let a newcomer in as ${cap} connections are open (RUSTPAD_EMBEDDED_MAX_CONNECTIONS)`,
+    );
   }
 
   /**

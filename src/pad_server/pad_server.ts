@@ -5,9 +5,10 @@
  * pad's metadata queue as the real one does, and can inject faults (see
  * {@linkcode FaultInjector}). Every other path answers its web editor (the
  * pad of the URL's `#id`, live, with the people in it), so a person can
- * watch and type beside an agent. Pads persist into a `PadDatabase` or a
- * `SqlitePadDatabase` when one is given, and leave memory after
- * `expiryDays` without a socket opening them, as on the real server.
+ * watch and type beside an agent. With a pad store (`SqlitePadDatabase`,
+ * `MemoryPadStore`) every operation is stored before anyone hears of it;
+ * with a `PadDatabase`, pads are snapshotted as on the real server. Pads
+ * leave memory after `expiryDays` without a socket opening them.
  *
  * Run it on its own with
  * `deno run -A src/pad_server/pad_server.ts [--port N] [--hostname H]`: it
@@ -16,11 +17,7 @@
  * @module
  */
 
-import {
-  type HttpListener,
-  type ServerWebSocket,
-  upgradeWebSocket,
-} from "../http/mod.ts";
+import type { HttpListener } from "../http/mod.ts";
 import { padListener } from "./_listen.ts";
 import { main } from "./_cli.ts";
 import {
@@ -35,13 +32,12 @@ import { attachState, noFaults } from "./_fault_queue.ts";
 import type { Room } from "./_room.ts";
 import { SocketHub } from "./_socket_hub.ts";
 import { FaultInjector } from "./fault_injection.ts";
-import { expireRooms, persistRooms } from "./_persister.ts";
-import { Gate } from "./_gate.ts";
-import { Journal } from "./_journal.ts";
+import { StoreKeeper } from "./_store_keeper.ts";
 import { PadDatabase, type PadStorage } from "./pad_database.ts";
-import { isPadStore, type StoreFailure } from "./pad_store.ts";
+import type { StoreFailure } from "./pad_store.ts";
 import {
   bounds,
+  type CloseReport,
   type PadServerBounds,
   type PadServerOptions,
   timings,
@@ -54,7 +50,7 @@ export {
   type PadStorage,
   type PersistedPad,
 } from "./pad_database.ts";
-export type { PadServerOptions } from "./pad_server_options.ts";
+export type { CloseReport, PadServerOptions } from "./pad_server_options.ts";
 export type {
   CloseNextConnectOptions,
   DelayOptions,
@@ -64,16 +60,6 @@ export type {
 
 /** How long closing waits for responses in flight. */
 const CLOSE_GRACE_MS = 1000;
-
-/** What closing a pad server left unstored. */
-export interface CloseReport {
-  /**
-   * The pads whose last write failed (a pad store), or whose changes since
-   * the last snapshot were not written (a snapshot storage), with why.
-   * Empty when everything is stored, or nothing was to be.
-   */
-  readonly unstored: readonly StoreFailure[];
-}
 
 /**
  * A running pad server; start one with {@linkcode startPadServer}.
@@ -115,12 +101,10 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   readonly #bounds: PadServerBounds;
   readonly #log: (line: string) => void;
   readonly #startTime: number;
-  readonly #snapshotTimer: ReturnType<typeof setInterval> | undefined;
-  readonly #cleanupTimer: ReturnType<typeof setInterval>;
   readonly #hub: SocketHub;
   readonly #rooms: Map<string, Room>;
   readonly #suggestions: SuggestionDesk | undefined;
-  readonly #journal: Journal | undefined;
+  readonly #keeper: StoreKeeper;
   #closing: Promise<CloseReport> | undefined;
 
   /**
@@ -152,19 +136,16 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     this.#bounds = bounds(options);
     const log = options.log ?? ((line: string) => console.error(line));
     this.#log = log;
-    const gate = new Gate();
-    const journal = database !== null && isPadStore(database)
-      ? new Journal(database, gate, {
-        drop: (room) => {
-          if (state.rooms.get(room.id) === room) state.rooms.delete(room.id);
-        },
-        log,
-      }, this.#bounds.maxLogOperations)
-      : undefined;
-    this.#journal = journal;
+    const keeper = new StoreKeeper(
+      database,
+      state.rooms,
+      log,
+      this.#bounds.maxLogOperations,
+    );
+    this.#keeper = keeper;
     this.#hub = new SocketHub(state.rooms, state.faults, options.seed ?? 1, {
-      gate,
-      record: (room, operation) => journal?.record(room, operation),
+      gate: keeper.gate,
+      record: (room, operation) => keeper.record(room, operation),
     });
     this.#listener = padListener(
       options,
@@ -178,19 +159,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     this.url = `http://${
       hostname.includes(":") ? `[${hostname}]` : hostname
     }:${port}`;
-    // A pad store has every operation already: nothing to snapshot.
-    const snapshotted = journal === undefined ? database : null;
-    if (snapshotted !== null && interval > 0) {
-      this.#snapshotTimer = setInterval(() => this.snapshot(), interval);
-    }
-    this.#cleanupTimer = setInterval(
-      () =>
-        this.#logFailure(() =>
-          expireRooms(this.#rooms, snapshotted, maxIdleMs, Date.now())
-        ),
-      // setInterval takes at most 2^31-1 ms.
-      Math.min(cleanupMs, 2 ** 31 - 1),
-    );
+    keeper.startTimers({ interval, maxIdleMs, cleanupMs });
   }
 
   /**
@@ -249,19 +218,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    * ```
    */
   snapshot(): boolean {
-    const database = this.database;
-    if (database === null) return true;
-    if (this.#journal !== undefined) {
-      this.#journal.flush();
-      return this.#journal.unstored.length === 0;
-    }
-    const failures = persistRooms(this.#rooms.values(), database);
-    for (const { reason } of failures) {
-      this.#log(
-        `rustpad-mcp: pad server: ${reason}; it is retried at the next snapshot`,
-      );
-    }
-    return failures.length === 0;
+    return this.#keeper.snapshot();
   }
 
   /**
@@ -279,26 +236,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    * ```
    */
   get unstored(): StoreFailure[] {
-    if (this.database === null) return [];
-    if (this.#journal !== undefined) return this.#journal.unstored;
-    return [...this.#rooms.values()]
-      .filter((room) => room.pad.revision > room.persistedRevision)
-      .map((room) => ({
-        padId: room.id,
-        reason:
-          `Cannot keep pad ${room.id} as its revision ${room.pad.revision} was never snapshotted: the last snapshot holds revision ${room.persistedRevision}`,
-      }));
-  }
-
-  /** Run `task`; log its failure, never throw it (a timer calls it). */
-  #logFailure(task: () => unknown): boolean {
-    try {
-      task();
-      return true;
-    } catch (error) {
-      this.#log(`rustpad-mcp: pad server: ${(error as Error).message}`);
-      return false;
-    }
+    return this.#keeper.unstored;
   }
 
   /**
@@ -346,9 +284,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   }
 
   async #shutDown(): Promise<CloseReport> {
-    clearInterval(this.#snapshotTimer);
-    clearInterval(this.#cleanupTimer);
-    this.#journal?.flush();
+    this.#keeper.stop();
     this.#hub.stop();
     await this.#hub.closeSockets();
     await this.#listener.close(CLOSE_GRACE_MS);
@@ -410,47 +346,15 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     }
   }
 
-  /**
-   * Sockets may fill the connection cap but for a reserve (a sixteenth,
-   * at least two: one for a socket still closing), so an HTTP request
-   * (`/api/stats`, a newcomer's upgrade) always finds a connection; a
-   * newcomer's socket past that takes the place of the socket that loses
-   * least (see `SocketHub.shed`).
-   */
-  #makeRoom(): void {
-    const cap = this.#listener.maxConnections;
-    const sockets = Math.max(1, cap - Math.max(2, Math.ceil(cap / 16)));
-    if (this.#hub.socketTotal < sockets) return;
-    // A close reason holds at most 123 bytes.
-    const padId = this.#hub.shed(
-      "Cannot stay open as the pad server is at its connection cap: this socket was idle longest on the busiest pad",
-    );
-    if (padId !== undefined) {
-      this.#log(
-        `rustpad-mcp: pad server: closed the socket heard from longest ago on pad ${padId}, the busiest, to let a newcomer in as ${cap} connections are open (RUSTPAD_EMBEDDED_MAX_CONNECTIONS)`,
-      );
-    }
-  }
-
   #upgrade(request: Request, padId: string): Response {
     const refusal = refuseUpgrade(request, padId, this.#closing !== undefined);
-    if (refusal !== undefined) return refusal;
-    let upgrade: { socket: ServerWebSocket; response: Response };
-    try {
-      upgrade = upgradeWebSocket(request, this.#bounds.socketLimits);
-    } catch (error) {
-      return reply(400, (error as Error).message, TEXT_PLAIN);
-    }
-    const { socket, response } = upgrade;
-    if (this.#hub.refuseFull(socket, padId, this.#bounds.maxSocketsPerPad)) {
-      return response;
-    }
-    this.#makeRoom();
-    // As on the real server, the pad exists from the upgrade request on.
-    const room = this.#hub.openRoom(padId, this.database);
-    room.lastAccessed = Date.now();
-    this.#hub.watch(socket, room);
-    return response;
+    return refusal ?? this.#hub.upgrade(request, padId, {
+      limits: this.#bounds.socketLimits,
+      maxSocketsPerPad: this.#bounds.maxSocketsPerPad,
+      maxConnections: this.#listener.maxConnections,
+      database: this.database,
+      log: this.#log,
+    });
   }
 }
 

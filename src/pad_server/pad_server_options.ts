@@ -7,7 +7,18 @@
 
 import type { WebSocketLimits } from "../http/mod.ts";
 import type { PadStorage } from "./pad_database.ts";
+import type { StoreFailure } from "./pad_store.ts";
 import type { SuggestionDesk } from "./suggestion_desk.ts";
+
+/** What closing a `PadServer` left unstored. */
+export interface CloseReport {
+  /**
+   * The pads whose last write failed (a pad store), or whose changes since
+   * the last snapshot were not written (a snapshot storage), with why.
+   * Empty when everything is stored, or nothing was to be.
+   */
+  readonly unstored: readonly StoreFailure[];
+}
 
 /** How to start a `PadServer`. */
 export interface PadServerOptions {
