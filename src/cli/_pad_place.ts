@@ -68,6 +68,9 @@ async function serveOn(
   port: number,
   serving: () => Serving,
 ): Promise<Served | undefined> {
+  // A bare bind first: the pads file (held exclusively once open) opens
+  // only once the port is free.
+  if (port !== 0 && !portIsFree(hostname, port)) return undefined;
   const { options, release } = serving();
   try {
     return {
