@@ -198,3 +198,37 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "one group commit of two pads on a tmpfs that fills stores the pad that fits and names the one that does not",
+  ignore: !canMountTmpfs(),
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const script = new URL("./_fill_store.ts", import.meta.url).href;
+      const { code, stdout, stderr } = await new Deno.Command("unshare", {
+        args: [
+          "-rm",
+          "sh",
+          "-c",
+          `mount -t tmpfs -o size=160k tmpfs ${dir} && exec "$0" "$@"`,
+          Deno.execPath(),
+          "run",
+          "-A",
+          script,
+          `${dir}/pads.sqlite`,
+        ],
+      }).output();
+      const decoder = new TextDecoder();
+      assert.equal(code, 0, decoder.decode(stderr));
+      assert.deepEqual(JSON.parse(decoder.decode(stdout)), {
+        failed: ["big"],
+        big: null,
+        small: "fits",
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
