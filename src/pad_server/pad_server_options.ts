@@ -43,11 +43,15 @@ export interface PadServerOptions {
    */
   pads?: Record<string, { text: string; language?: string | null }>;
   /**
-   * Where pads persist: pads not in memory are read from it, and changed
-   * pads are snapshotted into it. A `PadDatabase` keeps them in memory (a
-   * restart is a second server on the same one), a `SqlitePadDatabase` in
-   * a file, as the real server does. Without it (and without `pads`)
-   * nothing is persisted and `database_size` is 0.
+   * Where pads persist; pads not in memory are read from it. A pad store
+   * (`SqlitePadDatabase` in a file, `MemoryPadStore` in memory) keeps each
+   * pad's whole operation log: every operation is stored before anyone
+   * hears of it, and replayed when the pad is opened again, so revisions
+   * and authors go on across restarts. A snapshot storage (`PadDatabase`)
+   * gets changed pads' text and language every `snapshotIntervalMs`, and
+   * a restart starts each pad over at revision 1, as the real server does
+   * (a restart is a second server on the same one). Without it (and
+   * without `pads`) nothing is persisted and `database_size` is 0.
    */
   database?: PadStorage;
   /**
@@ -57,9 +61,10 @@ export interface PadServerOptions {
    */
   suggestions?: SuggestionDesk;
   /**
-   * How often to snapshot pads whose revision changed into the database, in
-   * milliseconds; `0` snapshots only when `PadServer.snapshot` is
-   * called. The real server waits 3 to 4 seconds.
+   * How often to snapshot pads whose revision changed into a snapshot
+   * storage (a `PadDatabase`), in milliseconds; `0` snapshots only when
+   * `PadServer.snapshot` is called. The real server waits 3 to 4 seconds.
+   * A pad store needs no snapshot: it has every operation already.
    *
    * @default {3000}
    */
