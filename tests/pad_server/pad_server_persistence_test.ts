@@ -193,3 +193,30 @@ Deno.test("a pads file of the previous version (a document table of text and lan
     await Deno.remove(path);
   }
 });
+
+/** Open a pads file in a child with `env`; what it printed, or its error. */
+async function syncModeIn(env: Record<string, string>): Promise<string> {
+  const module = new URL("../../src/pad_server/mod.ts", import.meta.url).href;
+  const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `import { SqlitePadDatabase } from "${module}";
+       try { console.log(new SqlitePadDatabase(":memory:").synchronous); }
+       catch (error) { console.log(error.message); }`,
+    ],
+    env,
+  }).output();
+  const decoder = new TextDecoder();
+  return (decoder.decode(stdout) + decoder.decode(stderr)).trim();
+}
+
+Deno.test("RUSTPAD_EMBEDDED_SYNC chooses how hard a pads file syncs, and a value that is neither mode is refused naming it", async () => {
+  assert.equal(await syncModeIn({}), "normal");
+  assert.equal(await syncModeIn({ RUSTPAD_EMBEDDED_SYNC: "FULL" }), "full");
+  assert.equal(
+    await syncModeIn({ RUSTPAD_EMBEDDED_SYNC: "sometimes" }),
+    'Cannot open the pads file as RUSTPAD_EMBEDDED_SYNC is neither normal nor full: current value is "sometimes"',
+  );
+  using database = new SqlitePadDatabase(":memory:", { synchronous: "full" });
+  assert.equal(database.synchronous, "full");
+});
