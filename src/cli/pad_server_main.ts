@@ -22,11 +22,7 @@ import {
   type ListenAddress,
   parseListen,
 } from "../config/listen.ts";
-import {
-  agentSecret,
-  type PadServer,
-  SqliteAgentStore,
-} from "../pad_server/mod.ts";
+import { agentSecret, type PadServer } from "../pad_server/mod.ts";
 import { padHome, tryLock, writeAddress } from "./_pad_home.ts";
 import {
   boundsOf,
@@ -194,7 +190,7 @@ async function serve(
       ...(database === undefined ? {} : { database }),
       agentSecret: secret,
       // Agents' suggestions and authors live with the pads they are on.
-      ...(path === undefined ? {} : { agentStore: new SqliteAgentStore(path) }),
+      ...(database === undefined ? {} : { agentStore: database.agentStore() }),
       log,
     });
     const url = `${server.url}/`;
@@ -216,10 +212,17 @@ async function serve(
     const why = await stopped(server, config.padServerIdleSeconds);
     log(`rustpad-mcp: pad server at ${url} stopping: ${why}`);
     // Unlike the real server, write what changed since the last snapshot.
-    const written = server.snapshot();
-    await server.close();
+    server.snapshot();
+    const { unstored } = await server.close();
     if (home !== undefined) await Deno.remove(home.address).catch(() => {});
-    return written ? 0 : 1;
+    if (unstored.length === 0) return 0;
+    // Loud: the process exits non-zero, naming them.
+    log(
+      `rustpad-mcp: Cannot stop with every pad stored as the last write of ${unstored.length} failed: ${
+        unstored.map((failure) => failure.padId).join(", ")
+      } (${unstored.map((failure) => failure.reason).join("; ")})`,
+    );
+    return 1;
   } finally {
     database?.close();
   }

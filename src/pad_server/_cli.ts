@@ -1,17 +1,26 @@
 // The pad server's command line: `deno run -A src/pad_server/pad_server.ts`.
 
 import { parseArgs } from "node:util";
+import type { PadStorage } from "./pad_database.ts";
+import type { StoreFailure } from "./pad_store.ts";
+import { SqlitePadDatabase } from "./sqlite_pad_database.ts";
 
 const USAGE =
   `Usage: deno run -A src/pad_server/pad_server.ts [--port N] [--hostname H]
+       [--db FILE [--sync normal|full]]
 
-Serve a Rustpad-compatible pad server in memory, without persistence, with
-its web editor at every path outside /api/ (open the URL in a browser).
-Prints its URL on one line, then serves until SIGINT or SIGTERM.
+Serve a Rustpad-compatible pad server, with its web editor at every path
+outside /api/ (open the URL in a browser): in memory, or with every pad's
+operation log in a SQLite file, each operation stored before it is
+acknowledged. Prints its URL on one line, then serves until SIGINT or
+SIGTERM; exits 1 naming the pads whose last write failed.
 
 Options:
   --port N        port to listen on; 0 picks a free one (default: 0)
   --hostname H    address to listen on (default: 127.0.0.1)
+  --db FILE       keep pads in this SQLite file (default: memory only)
+  --sync MODE     normal: survives kill -9; full: survives a power cut
+                  too, slower (default: RUSTPAD_EMBEDDED_SYNC, else normal)
   --max-connections N       most open connections (default: 1024)
   --max-sockets-per-pad N   most sockets on one pad (default: 256)
   -h, --help      print this help`;
@@ -23,8 +32,36 @@ export type StartServer = (
     hostname?: string;
     maxConnections?: number;
     maxSocketsPerPad?: number;
+    database?: PadStorage;
   },
-) => Promise<{ url: string; close(): Promise<void> }>;
+) => Promise<
+  { url: string; close(): Promise<{ unstored: readonly StoreFailure[] }> }
+>;
+
+/** The pads file of `--db`, or a line saying why it cannot be used. */
+function openDatabase(
+  path: string | undefined,
+  sync: string | undefined,
+): SqlitePadDatabase | string | undefined {
+  if (sync !== undefined && sync !== "normal" && sync !== "full") {
+    return `Cannot start as --sync is neither normal nor full: current value is ${
+      JSON.stringify(sync)
+    }`;
+  }
+  if (path === undefined) {
+    return sync === undefined ? undefined : "Cannot use --sync without --db";
+  }
+  try {
+    return new SqlitePadDatabase(
+      path,
+      sync === undefined ? {} : {
+        synchronous: sync,
+      },
+    );
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
 /** The command line: returns the exit code. */
 export async function main(
@@ -36,6 +73,8 @@ export async function main(
     hostname?: string;
     "max-connections"?: string;
     "max-sockets-per-pad"?: string;
+    db?: string;
+    sync?: string;
     help?: boolean;
   };
   try {
@@ -46,6 +85,8 @@ export async function main(
         hostname: { type: "string" },
         "max-connections": { type: "string" },
         "max-sockets-per-pad": { type: "string" },
+        db: { type: "string" },
+        sync: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -88,10 +129,21 @@ export async function main(
     }
     counts[key] = Number(value);
   }
+  const database = openDatabase(values.db, values.sync);
+  if (typeof database === "string") {
+    console.error(`error: ${database}`);
+    return 2;
+  }
   let server;
   try {
-    server = await start({ port, hostname, ...counts });
+    server = await start({
+      port,
+      hostname,
+      ...counts,
+      ...(database === undefined ? {} : { database }),
+    });
   } catch (error) {
+    database?.close();
     if (!(error instanceof Deno.errors.AddrInUse)) throw error;
     console.error(
       `error: Cannot listen on ${hostname}:${port} as the address is in use: choose another port, or 0 for a free one`,
@@ -107,6 +159,13 @@ export async function main(
   for (const signal of signals) Deno.addSignalListener(signal, stop);
   await promise;
   for (const signal of signals) Deno.removeSignalListener(signal, stop);
-  await server.close();
-  return 0;
+  const { unstored } = await server.close();
+  database?.close();
+  if (unstored.length === 0) return 0;
+  console.error(
+    `error: Cannot stop with every pad stored as the last write of ${unstored.length} failed: ${
+      unstored.map((failure) => failure.padId).join(", ")
+    } (${unstored.map((failure) => failure.reason).join("; ")})`,
+  );
+  return 1;
 }

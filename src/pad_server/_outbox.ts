@@ -1,12 +1,16 @@
 // The frames a server socket has yet to write, so a test can delay them all
-// (a slow network) without ever reordering them, a hang-up included.
+// (a slow network) without ever reordering them, a hang-up included; and
+// none goes out while the gate is held (operations not yet stored).
 
 import { ServerWebSocket } from "../http/mod.ts";
+import type { Gate } from "./_gate.ts";
 
 /** One socket's outgoing frames, written after a delay, in order. */
 export class Outbox {
   readonly #socket: ServerWebSocket;
   readonly #delayMs: () => number;
+  readonly #gate: Gate;
+  readonly #flushNow = () => this.#flush();
   /** Frames waiting for their time; `null` stands for hanging up. */
   readonly #queue: { frame: string | null; due: number }[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -16,10 +20,12 @@ export class Outbox {
   /**
    * @param socket The server side of a connection.
    * @param delayMs Read for each frame: how long to hold it back.
+   * @param gate While held, nothing is written.
    */
-  constructor(socket: ServerWebSocket, delayMs: () => number) {
+  constructor(socket: ServerWebSocket, delayMs: () => number, gate: Gate) {
     this.#socket = socket;
     this.#delayMs = delayMs;
+    this.#gate = gate;
   }
 
   /**
@@ -39,6 +45,17 @@ export class Outbox {
     this.#done = true;
   }
 
+  /**
+   * Drop every waiting frame and hang up now: what they told of was not
+   * stored.
+   */
+  abort(): void {
+    this.dispose();
+    if (this.#socket.readyState === ServerWebSocket.OPEN) {
+      this.#socket.terminate();
+    }
+  }
+
   /** Drop every waiting frame and stop the timer: the socket is gone. */
   dispose(): void {
     this.#done = true;
@@ -50,7 +67,7 @@ export class Outbox {
   #push(frame: string | null, extraMs: number): void {
     if (this.#done) return;
     const delay = this.#delayMs() + extraMs;
-    if (delay <= 0 && this.#queue.length === 0) {
+    if (delay <= 0 && this.#queue.length === 0 && !this.#gate.held) {
       this.#write(frame);
       return;
     }
@@ -63,6 +80,7 @@ export class Outbox {
   #schedule(): void {
     const next = this.#queue[0];
     if (this.#timer !== undefined || next === undefined) return;
+    if (this.#gate.held) return this.#gate.whenOpen(this.#flushNow);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#flush();
@@ -70,6 +88,8 @@ export class Outbox {
   }
 
   #flush(): void {
+    if (this.#done && this.#queue.length === 0) return;
+    if (this.#gate.held) return this.#gate.whenOpen(this.#flushNow);
     const now = performance.now();
     for (let next = this.#queue[0]; next !== undefined && next.due <= now;) {
       this.#queue.shift();

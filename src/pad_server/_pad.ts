@@ -16,6 +16,7 @@ import {
 import { TextBuffer } from "../ot/text_buffer.ts";
 import { advanceCodePoints } from "../ot/code_points.ts";
 import type { PersistedPad } from "./pad_database.ts";
+import type { LoggedOperation, StoredPad } from "./pad_store.ts";
 
 /** A pad in memory: text, history, language, users and their cursors. */
 export class Pad {
@@ -30,10 +31,22 @@ export class Pad {
   #welcomeHistory: { revision: number; frame: string } | undefined;
 
   /**
-   * A new empty pad, or one restored from storage: a history of ONE insert
-   * of the whole text (even an empty one) by user 2^64-1.
+   * A new empty pad; one restored from a snapshot, with a history of ONE
+   * insert of the whole text (even an empty one) by user 2^64-1, as the
+   * real server restores it; or one replayed from its stored log, its
+   * revisions and user ids going on where they stopped.
    */
-  constructor(persisted?: PersistedPad) {
+  constructor(persisted?: PersistedPad | StoredPad) {
+    if (persisted !== undefined && "log" in persisted) {
+      this.#text = new TextBuffer();
+      for (const { author, operation } of persisted.log) {
+        this.#text.apply(operation);
+        this.#history.push({ id: author.userId, operation });
+      }
+      this.#language = persisted.language;
+      this.#nextUserId = persisted.nextUserId;
+      return;
+    }
     this.#text = new TextBuffer(persisted?.text ?? "");
     if (persisted !== undefined) {
       this.#language = persisted.language;
@@ -42,6 +55,35 @@ export class Pad {
         operation: new TextOperation().insert(persisted.text),
       });
     }
+  }
+
+  /** The editor language, `null` if never set. */
+  get language(): string | null {
+    return this.#language;
+  }
+
+  /** The user id the next connection gets. */
+  get nextUserId(): number {
+    return this.#nextUserId;
+  }
+
+  /** Know user `id` as an agent's: its operations are stored as such. */
+  markAgent(id: number): void {
+    this.#agents.add(id);
+  }
+
+  /** The last operation applied, with its author as known now. */
+  lastOperation(): LoggedOperation {
+    const { id, operation } = this.#history.at(-1)!;
+    const userId = Number(id);
+    return {
+      author: {
+        userId: id,
+        name: this.#users.get(userId)?.name ?? null,
+        agent: this.#agents.has(userId),
+      },
+      operation,
+    };
   }
 
   /** Number of operations in the history. */

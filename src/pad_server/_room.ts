@@ -6,9 +6,11 @@ import { encodeMessage, parseClientMessage } from "../rustpad/protocol.ts";
 import type { ClientMessage, ServerMessage } from "../rustpad/protocol.ts";
 import { Connection } from "./_connection.ts";
 import type { Faults } from "./_fault_queue.ts";
+import type { Gate } from "./_gate.ts";
 import { Outbox } from "./_outbox.ts";
 import { Pad } from "./_pad.ts";
 import type { PersistedPad } from "./pad_database.ts";
+import type { LoggedOperation, StoredPad } from "./pad_store.ts";
 
 /** How many connections forward a broadcast message in the task that sent it. */
 const FORWARDS_AT_ONCE = 256;
@@ -23,6 +25,13 @@ export interface RoomContext {
   track(connection: Connection, on: boolean): void;
   /** Run `callback` after `ms`, unless the server closes first. */
   later(ms: number, callback: () => void): void;
+  /** Held while operations wait for their commit: frames wait too. */
+  readonly gate: Gate;
+  /**
+   * The pad applied `operation` (or changed its language): store it
+   * before anyone hears of it.
+   */
+  record(room: Room, operation?: LoggedOperation): void;
 }
 
 /** What one user's connection sent that the server handled. */
@@ -40,6 +49,8 @@ export class Room {
   readonly connections: Set<Connection> = new Set();
   /** The revision last written to the database (0: never). */
   persistedRevision = 0;
+  /** The length of the pad's log in the store (0: none stored). */
+  storedRevision = 0;
   /** When a socket last opened it (`Date.now()`), for expiry. */
   lastAccessed: number = Date.now();
   /** Per user id, what its connection sent that was handled. */
@@ -51,11 +62,14 @@ export class Room {
 
   constructor(
     id: string,
-    persisted: PersistedPad | undefined,
+    persisted: PersistedPad | StoredPad | undefined,
     context: RoomContext,
   ) {
     this.id = id;
     this.pad = new Pad(persisted);
+    if (persisted !== undefined && "log" in persisted) {
+      this.storedRevision = persisted.log.length;
+    }
     this.#context = context;
   }
 
@@ -79,7 +93,7 @@ export class Room {
     const { faults } = this.#context;
     const connection = new Connection(
       this.pad.join(agent),
-      new Outbox(socket, () => faults.frameDelayMs),
+      new Outbox(socket, () => faults.frameDelayMs, this.#context.gate),
       {
         handle: (connection, frame) => this.#handle(connection, frame),
         lagged: (connection) => this.hangUp(connection),
@@ -105,6 +119,25 @@ export class Room {
     if (!connection.live) return;
     this.#end(connection);
     connection.outbox.close();
+  }
+
+  /**
+   * Hang up every connection now, dropping the frames they wait to send:
+   * what those told of was not stored. No departure is announced: no one
+   * is left to hear it.
+   */
+  abandon(): void {
+    for (const connection of [...this.connections]) {
+      connection.stop();
+      this.connections.delete(connection);
+      this.#context.track(connection, false);
+      connection.outbox.abort();
+    }
+  }
+
+  /** Hang up every connection once what it waits to send is sent. */
+  hangUpAll(): void {
+    for (const connection of [...this.connections]) this.hangUp(connection);
   }
 
   /** The client closed its socket. */
@@ -265,7 +298,11 @@ export class Room {
     message: ClientMessage,
   ): ServerMessage | undefined {
     try {
-      return this.pad.receive(connection.userId, message);
+      const answer = this.pad.receive(connection.userId, message);
+      if ("Edit" in message) {
+        this.#context.record(this, this.pad.lastOperation());
+      } else if ("SetLanguage" in message) this.#context.record(this);
+      return answer;
     } catch (error) {
       if (error instanceof RangeError) return void this.hangUp(connection);
       throw error;

@@ -1,7 +1,8 @@
 /**
  * The Rustpad-compatible pad server, a product part: it matches the real
  * server frame for frame, serves a web editor at every path outside
- * `/api/`, persists pads in memory or in SQLite, keeps the real server's
+ * `/api/`, keeps each pad's operation log in memory or in SQLite (every
+ * operation stored before it is acknowledged), keeps the real server's
  * 16-message metadata queue, and takes injected faults (slow frames,
  * dropped, stalled or late edits, late departures, a connection cut
  * mid-history, malformed frames, slow sockets). `rustpad-mcp pad-server`
@@ -23,6 +24,7 @@
  */
 
 export {
+  type CloseReport,
   PadServer,
   type PadServerOptions,
   startPadServer,
@@ -39,7 +41,6 @@ export {
   type PadStorage,
   type PersistedPad,
 } from "./pad_database.ts";
-export { SqlitePadDatabase } from "./sqlite_pad_database.ts";
 export {
   AGENT_SECRET_FILE,
   agentSecret,
@@ -54,6 +55,23 @@ export {
   type StoredSuggestion,
 } from "./agent_store.ts";
 export { SqliteAgentStore } from "./sqlite_agent_store.ts";
+export {
+  SqlitePadDatabase,
+  type SqlitePadDatabaseOptions,
+  type SyncMode,
+} from "./sqlite_pad_database.ts";
+export {
+  isPadStore,
+  type LoggedOperation,
+  MemoryPadStore,
+  type OperationAuthor,
+  type PadStore,
+  type PadWrite,
+  replayLog,
+  restartLog,
+  type StoredPad,
+  type StoreFailure,
+} from "./pad_store.ts";
 export type { WebSocketLimits } from "../http/mod.ts";
 export type {
   SuggestionDecision,

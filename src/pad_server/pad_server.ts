@@ -5,9 +5,10 @@
  * pad's metadata queue as the real one does, and can inject faults (see
  * {@linkcode FaultInjector}). Every other path answers its web editor (the
  * pad of the URL's `#id`, live, with the people in it), so a person can
- * watch and type beside an agent. Pads persist into a `PadDatabase` or a
- * `SqlitePadDatabase` when one is given, and leave memory after
- * `expiryDays` without a socket opening them, as on the real server.
+ * watch and type beside an agent. With a pad store (`SqlitePadDatabase`,
+ * `MemoryPadStore`) every operation is stored before anyone hears of it;
+ * with a `PadDatabase`, pads are snapshotted as on the real server. Pads
+ * leave memory after `expiryDays` without a socket opening them.
  *
  * Run it on its own in memory with `deno run -A src/pad_server/pad_server.ts`
  * (`--help`), or as the pads' home with `rustpad-mcp pad-server`.
@@ -15,11 +16,7 @@
  * @module
  */
 
-import {
-  type HttpListener,
-  type ServerWebSocket,
-  upgradeWebSocket,
-} from "../http/mod.ts";
+import type { HttpListener } from "../http/mod.ts";
 import { padListener } from "./_listen.ts";
 import { main } from "./_cli.ts";
 import {
@@ -34,10 +31,12 @@ import { attachState, noFaults } from "./_fault_queue.ts";
 import type { Room } from "./_room.ts";
 import { SocketHub } from "./_socket_hub.ts";
 import { FaultInjector } from "./fault_injection.ts";
-import { expireRooms, persistRooms } from "./_persister.ts";
+import { StoreKeeper } from "./_store_keeper.ts";
 import { PadDatabase, type PadStorage } from "./pad_database.ts";
+import type { StoreFailure } from "./pad_store.ts";
 import {
   bounds,
+  type CloseReport,
   type PadServerBounds,
   type PadServerOptions,
   timings,
@@ -51,7 +50,7 @@ export {
   type PadStorage,
   type PersistedPad,
 } from "./pad_database.ts";
-export type { PadServerOptions } from "./pad_server_options.ts";
+export type { CloseReport, PadServerOptions } from "./pad_server_options.ts";
 export type {
   CloseNextConnectOptions,
   DelayOptions,
@@ -102,14 +101,13 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   readonly #bounds: PadServerBounds;
   readonly #log: (line: string) => void;
   readonly #startTime: number;
-  readonly #snapshotTimer: ReturnType<typeof setInterval> | undefined;
-  readonly #cleanupTimer: ReturnType<typeof setInterval>;
   readonly #hub: SocketHub;
   readonly #rooms: Map<string, Room>;
   readonly #suggestions: SuggestionDesk | undefined;
   readonly #agents: AgentApi | undefined;
   readonly #streams = new SuggestionStreams();
-  #closing: Promise<void> | undefined;
+  readonly #keeper: StoreKeeper;
+  #closing: Promise<CloseReport> | undefined;
 
   /**
    * Start listening at once. {@linkcode startPadServer} does the same.
@@ -137,11 +135,21 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     this.#rooms = state.rooms;
     this.#agents = AgentApi.of(options, state.rooms);
     this.#suggestions = this.#agents?.desk ?? options.suggestions;
-    this.#hub = new SocketHub(state.rooms, state.faults, options);
     this.#policy = accessPolicy(options.publicHost, options.allowedOrigins);
     this.#bounds = bounds(options);
     const log = options.log ?? ((line: string) => console.error(line));
     this.#log = log;
+    const keeper = new StoreKeeper(
+      database,
+      state.rooms,
+      log,
+      this.#bounds.maxLogOperations,
+    );
+    this.#keeper = keeper;
+    this.#hub = new SocketHub(state.rooms, state.faults, options, {
+      gate: keeper.gate,
+      record: (room, operation) => keeper.record(room, operation),
+    });
     this.#listener = padListener(
       options,
       this.#bounds,
@@ -154,17 +162,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     this.url = `http://${
       hostname.includes(":") ? `[${hostname}]` : hostname
     }:${port}`;
-    if (database !== null && interval > 0) {
-      this.#snapshotTimer = setInterval(() => this.snapshot(), interval);
-    }
-    this.#cleanupTimer = setInterval(
-      () =>
-        this.#logFailure(() =>
-          expireRooms(this.#rooms, database, maxIdleMs, Date.now())
-        ),
-      // setInterval takes at most 2^31-1 ms.
-      Math.min(cleanupMs, 2 ** 31 - 1),
-    );
+    keeper.startTimers({ interval, maxIdleMs, cleanupMs });
   }
 
   /**
@@ -192,15 +190,16 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
   }
 
   /**
-   * Persist now, as the real server does every few seconds: every pad in
-   * memory whose revision grew since it was last persisted is written to
-   * the database (text and language). As on the real server, a language
-   * change alone does not count. Does nothing without a database. All go
-   * in one transaction; if it fails (another process holds the file
-   * locked), the failure is logged and the same pads, with what changed
-   * meanwhile, are written at the next snapshot.
+   * Persist now. With a snapshot storage (a `PadDatabase`), as the real
+   * server does every few seconds: every pad in memory whose revision grew
+   * since it was last persisted is written (text and language; a language
+   * change alone does not count); pads whose write fails are logged and
+   * written at the next snapshot, the others are written all the same.
+   * With a pad store (a `SqlitePadDatabase`, a `MemoryPadStore`), every
+   * operation is stored before it is acknowledged: this commits what the
+   * current turn applied. Does nothing without a database.
    *
-   * @returns `false` if the write failed, else `true`.
+   * @returns `false` if a pad is not stored, else `true`.
    *
    * @example
    * ```ts
@@ -222,9 +221,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    * ```
    */
   snapshot(): boolean {
-    const database = this.database;
-    if (database === null) return true;
-    return this.#logFailure(() => persistRooms(this.#rooms.values(), database));
+    return this.#keeper.snapshot();
   }
 
   /** Milliseconds since the last request or socket; 0 while one is open. */
@@ -232,34 +229,44 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     return this.#hub.idleMs();
   }
 
-  /** Run `task`; log its failure, never throw it (a timer calls it). */
-  #logFailure(task: () => unknown): boolean {
-    try {
-      task();
-      return true;
-    } catch (error) {
-      this.#log(`rustpad-mcp: pad server: ${(error as Error).message}`);
-      return false;
-    }
+  /**
+   * The pads not stored now, with why: those whose last write failed (a
+   * pad store), or whose revision grew since their last snapshot (a
+   * snapshot storage). Empty without a database.
+   *
+   * @example
+   * ```ts
+   * import { MemoryPadStore, startPadServer } from "@rustpad-mcp/server/pad-server";
+   * import assert from "node:assert/strict";
+   *
+   * await using server = await startPadServer({ database: new MemoryPadStore() });
+   * assert.deepEqual(server.unstored, []);
+   * ```
+   */
+  get unstored(): StoreFailure[] {
+    return this.#keeper.unstored;
   }
 
   /**
-   * Stop everything: close every socket and wait for it, stop the snapshot
-   * timer and delayed frames, and stop listening. Nothing is snapshotted on
-   * the way out, as with the real server. Calling it again returns the same
-   * promise.
+   * Stop everything: commit what is pending, close every socket and wait
+   * for it, stop the snapshot timer and delayed frames, and stop
+   * listening. With a snapshot storage nothing is snapshotted on the way
+   * out, as with the real server: call {@linkcode PadServer.snapshot}
+   * first. Calling it again returns the same promise.
    *
-   * @returns A promise that resolves once nothing is left running.
+   * @returns What was left unstored (see {@linkcode PadServer.unstored}),
+   * once nothing is left running.
    *
    * @example
    * ```ts
    * import { startPadServer } from "@rustpad-mcp/server/testing";
+   * import assert from "node:assert/strict";
    *
    * const server = await startPadServer();
-   * await server.close();
+   * assert.deepEqual((await server.close()).unstored, []);
    * ```
    */
-  close(): Promise<void> {
+  close(): Promise<CloseReport> {
     this.#closing ??= this.#shutDown();
     return this.#closing;
   }
@@ -280,18 +287,18 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
    * } // closed here
    * ```
    */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
-  async #shutDown(): Promise<void> {
+  async #shutDown(): Promise<CloseReport> {
     this.#agents?.close();
-    clearInterval(this.#snapshotTimer);
-    clearInterval(this.#cleanupTimer);
+    this.#keeper.stop();
     this.#hub.stop();
     await this.#hub.closeSockets();
     await this.#listener.close(CLOSE_GRACE_MS);
     await this.#hub.closeSockets();
+    return { unstored: this.unstored };
   }
 
   async #serve(request: Request): Promise<Response> {
@@ -349,22 +356,13 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
 
   #upgrade(request: Request, padId: string): Response {
     const refusal = refuseUpgrade(request, padId, this.#closing !== undefined);
-    if (refusal !== undefined) return refusal;
-    let upgrade: { socket: ServerWebSocket; response: Response };
-    try {
-      upgrade = upgradeWebSocket(request, this.#bounds.socketLimits);
-    } catch (error) {
-      return reply(400, (error as Error).message, TEXT_PLAIN);
-    }
-    const { socket, response } = upgrade;
-    if (this.#hub.refuseFull(socket, padId, this.#bounds.maxSocketsPerPad)) {
-      return response;
-    }
-    // As on the real server, the pad exists from the upgrade request on.
-    const room = this.#hub.openRoom(padId, this.database);
-    room.lastAccessed = Date.now();
-    this.#hub.watch(socket, room, request);
-    return response;
+    return refusal ?? this.#hub.upgrade(request, padId, {
+      limits: this.#bounds.socketLimits,
+      maxSocketsPerPad: this.#bounds.maxSocketsPerPad,
+      maxConnections: this.#listener.maxConnections,
+      database: this.database,
+      log: this.#log,
+    });
   }
 }
 

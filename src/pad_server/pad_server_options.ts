@@ -7,8 +7,19 @@
 
 import type { WebSocketLimits } from "../http/mod.ts";
 import type { PadStorage } from "./pad_database.ts";
+import type { StoreFailure } from "./pad_store.ts";
 import type { SuggestionDesk } from "./suggestion_desk.ts";
 import type { AgentStore } from "./agent_store.ts";
+
+/** What closing a `PadServer` left unstored. */
+export interface CloseReport {
+  /**
+   * The pads whose last write failed (a pad store), or whose changes since
+   * the last snapshot were not written (a snapshot storage), with why.
+   * Empty when everything is stored, or nothing was to be.
+   */
+  readonly unstored: readonly StoreFailure[];
+}
 
 /** How to start a `PadServer`. */
 export interface PadServerOptions {
@@ -33,11 +44,15 @@ export interface PadServerOptions {
    */
   pads?: Record<string, { text: string; language?: string | null }>;
   /**
-   * Where pads persist: pads not in memory are read from it, and changed
-   * pads are snapshotted into it. A `PadDatabase` keeps them in memory (a
-   * restart is a second server on the same one), a `SqlitePadDatabase` in
-   * a file, as the real server does. Without it (and without `pads`)
-   * nothing is persisted and `database_size` is 0.
+   * Where pads persist; pads not in memory are read from it. A pad store
+   * (`SqlitePadDatabase` in a file, `MemoryPadStore` in memory) keeps each
+   * pad's whole operation log: every operation is stored before anyone
+   * hears of it, and replayed when the pad is opened again, so revisions
+   * and authors go on across restarts. A snapshot storage (`PadDatabase`)
+   * gets changed pads' text and language every `snapshotIntervalMs`, and
+   * a restart starts each pad over at revision 1, as the real server does
+   * (a restart is a second server on the same one). Without it (and
+   * without `pads`) nothing is persisted and `database_size` is 0.
    */
   database?: PadStorage;
   /**
@@ -72,9 +87,10 @@ export interface PadServerOptions {
    */
   suggestionLimits?: { perPad: number; total: number };
   /**
-   * How often to snapshot pads whose revision changed into the database, in
-   * milliseconds; `0` snapshots only when `PadServer.snapshot` is
-   * called. The real server waits 3 to 4 seconds.
+   * How often to snapshot pads whose revision changed into a snapshot
+   * storage (a `PadDatabase`), in milliseconds; `0` snapshots only when
+   * `PadServer.snapshot` is called. The real server waits 3 to 4 seconds.
+   * A pad store needs no snapshot: it has every operation already.
    *
    * @default {3000}
    */
@@ -153,6 +169,16 @@ export interface PadServerOptions {
    */
   log?: (line: string) => void;
   /**
+   * With a pad store (a `SqlitePadDatabase`, a `MemoryPadStore`): the most
+   * operations a pad's log keeps. Past it, the pad starts over at revision
+   * 1 with its text as one insert (as a real Rustpad restart does) and its
+   * sockets are closed, so clients reconnect and see the restart. See
+   * docs/architecture.md for why this bound.
+   *
+   * @default {10000}
+   */
+  maxLogOperations?: number;
+  /**
    * Seeds the choices each connection makes, as the real server's
    * `tokio::select!` does at random, between reading its client's next
    * message and forwarding the next metadata message, when both are ready.
@@ -215,12 +241,16 @@ export function timings(options: PadServerOptions): Timings {
   return { interval, maxIdleMs: expiryDays * 86_400_000, cleanupMs };
 }
 
+/** The operations a pad's log keeps before it starts over (see docs). */
+const DEFAULT_MAX_LOG = 10_000;
+
 /** The bounds a pad server runs within, with their defaults. */
 export interface PadServerBounds {
   readonly maxConnections: number;
   readonly maxSocketsPerPad: number;
   readonly requestTimeoutMs: number;
   readonly keepAliveMs: number;
+  readonly maxLogOperations: number;
   readonly socketLimits: WebSocketLimits;
 }
 
@@ -246,6 +276,7 @@ export function bounds(options: PadServerOptions): PadServerBounds {
     maxSocketsPerPad: options.maxSocketsPerPad ?? 256,
     requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
     keepAliveMs: options.keepAliveTimeoutMs ?? 5000,
+    maxLogOperations: options.maxLogOperations ?? DEFAULT_MAX_LOG,
   };
   for (const [what, value] of Object.entries(chosen)) {
     if (!Number.isSafeInteger(value) || value < 1) {

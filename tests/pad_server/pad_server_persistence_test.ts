@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import {
   type PadStorage,
   SqlitePadDatabase,
@@ -21,31 +22,33 @@ async function write(url: string, padId: string, frames: string[]) {
   await client.close();
 }
 
-Deno.test("a pad edited over a socket is in the SQLite file a snapshot later, and a server started on the file gives it back as one insert by user 2^64-1", async () => {
+Deno.test("a pad edited over a socket is in the SQLite file once acknowledged, and a server started on the file replays its log: the same revisions, authors and language", async () => {
   const path = await Deno.makeTempFile({ suffix: ".sqlite" });
   try {
     {
       using database = new SqlitePadDatabase(path);
-      await using server = await startPadServer({
-        database,
-        snapshotIntervalMs: 20,
-      });
+      await using server = await startPadServer({ database });
       await write(server.url, "kept", [
+        '{"ClientInfo":{"name":"Ada","hue":10}}',
         '{"SetLanguage":"rust"}',
         '{"Edit":{"revision":0,"operation":["fn main() {}"]}}',
         '{"Edit":{"revision":1,"operation":[12," // 🎉"]}}',
       ]);
-      assert.ok(
-        await waitUntil(() => database.get("kept") !== undefined),
-        "written within a few snapshots",
+      // No snapshot, no close: each edit was stored before its echo.
+      assert.deepEqual(
+        database.load("kept")?.log.map(({ author }) => author),
+        [
+          { userId: 0, name: "Ada", agent: false },
+          { userId: 0, name: "Ada", agent: false },
+        ],
       );
     }
     using database = new SqlitePadDatabase(path);
     await using server = await startPadServer({ database });
     const client = new TestClient(server.url, "kept");
     assert.deepEqual(await client.next(3), [
-      '{"Identity":0}',
-      `{"History":{"start":0,"operations":[{"id":${RESTORED_ID},"operation":["fn main() {} // 🎉"]}]}}`,
+      '{"Identity":1}',
+      '{"History":{"start":0,"operations":[{"id":0,"operation":["fn main() {}"]},{"id":0,"operation":[12," // 🎉"]}]}}',
       '{"Language":"rust"}',
     ]);
     await client.close();
@@ -77,7 +80,7 @@ Deno.test("/api/stats counts the pads in the SQLite file as database_size and th
   });
 });
 
-Deno.test("a pad no socket opened for EXPIRY_DAYS leaves memory: its sockets close, it is written a last time, and it comes back from the file", async () => {
+Deno.test("a pad no socket opened for EXPIRY_DAYS leaves memory: its sockets close, and it comes back from the file with its log", async () => {
   using database = new SqlitePadDatabase(":memory:");
   await using server = await startPadServer({
     database,
@@ -98,8 +101,8 @@ Deno.test("a pad no socket opened for EXPIRY_DAYS leaves memory: its sockets clo
   });
   const again = new TestClient(server.url, "idle");
   assert.deepEqual(await again.next(2), [
-    '{"Identity":0}',
-    `{"History":{"start":0,"operations":[{"id":${RESTORED_ID},"operation":["last words"]}]}}`,
+    '{"Identity":1}',
+    '{"History":{"start":0,"operations":[{"id":0,"operation":["last words"]}]}}',
   ]);
   await again.close();
 });
@@ -146,4 +149,74 @@ Deno.test("a SqlitePadDatabase is a PadStorage with the PadDatabase answers", ()
   assert.deepEqual(storage.get("a"), { text: "replaced", language: "go" });
   assert.equal(storage.size, 1);
   assert.throws(() => storage.set("a b", { text: "", language: null }));
+});
+
+Deno.test("a pads file of the previous version (a document table of text and language) opens migrated in place: each pad one insert by user 2^64-1, its log going on from there", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  try {
+    {
+      // What the previous version (and the real Rustpad) wrote.
+      const old = new DatabaseSync(path);
+      old.exec(
+        "CREATE TABLE document(id TEXT PRIMARY KEY, text TEXT NOT NULL, language TEXT)",
+      );
+      old.prepare("INSERT INTO document VALUES (?, ?, ?)").run(
+        "old",
+        "a\0b 🎉",
+        "markdown",
+      );
+      old.close();
+    }
+    {
+      using database = new SqlitePadDatabase(path);
+      assert.deepEqual(database.get("old"), {
+        text: "a\0b 🎉",
+        language: "markdown",
+      });
+      await using server = await startPadServer({ database });
+      const client = new TestClient(server.url, "old");
+      assert.deepEqual(await client.next(3), [
+        '{"Identity":0}',
+        `{"History":{"start":0,"operations":[{"id":${RESTORED_ID},"operation":["a\\u0000b 🎉"]}]}}`,
+        '{"Language":"markdown"}',
+      ]);
+      client.send('{"Edit":{"revision":1,"operation":[5,"!"]}}');
+      assert.deepEqual(await client.next(1), [
+        '{"History":{"start":1,"operations":[{"id":0,"operation":[5,"!"]}]}}',
+      ]);
+      await client.close();
+    }
+    using database = new SqlitePadDatabase(path);
+    assert.equal(database.load("old")?.log.length, 2);
+    assert.equal(database.get("old")?.text, "a\0b 🎉!");
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+/** Open a pads file in a child with `env`; what it printed, or its error. */
+async function syncModeIn(env: Record<string, string>): Promise<string> {
+  const module = new URL("../../src/pad_server/mod.ts", import.meta.url).href;
+  const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `import { SqlitePadDatabase } from "${module}";
+       try { console.log(new SqlitePadDatabase(":memory:").synchronous); }
+       catch (error) { console.log(error.message); }`,
+    ],
+    env,
+  }).output();
+  const decoder = new TextDecoder();
+  return (decoder.decode(stdout) + decoder.decode(stderr)).trim();
+}
+
+Deno.test("RUSTPAD_EMBEDDED_SYNC chooses how hard a pads file syncs, and a value that is neither mode is refused naming it", async () => {
+  assert.equal(await syncModeIn({}), "normal");
+  assert.equal(await syncModeIn({ RUSTPAD_EMBEDDED_SYNC: "FULL" }), "full");
+  assert.equal(
+    await syncModeIn({ RUSTPAD_EMBEDDED_SYNC: "sometimes" }),
+    'Cannot open the pads file as RUSTPAD_EMBEDDED_SYNC is neither normal nor full: current value is "sometimes"',
+  );
+  using database = new SqlitePadDatabase(":memory:", { synchronous: "full" });
+  assert.equal(database.synchronous, "full");
 });

@@ -1,8 +1,10 @@
-// The SQLite file under pressure from outside: a real `sqlite3` shell holds
-// a read transaction (snapshots go on, WAL) or the write lock (snapshots
-// fail, are logged and retried; the process stays up and nothing applied
-// is lost). NUL and every other code point survive a restart, and all the
-// changed pads of a snapshot go in one transaction.
+// The SQLite file under pressure from outside. Held exclusively (the
+// default), a file another process holds is refused at open in one line.
+// Shared, a real `sqlite3` shell holds a read transaction (writes go on,
+// WAL) or the write lock (an edit is never acknowledged: its pad's sockets
+// are closed, a line logged, and the process stays up). NUL and every
+// other code point survive a restart, and many pads edited at once are
+// each stored before their echo.
 
 import assert from "node:assert/strict";
 import { SqlitePadDatabase, startPadServer } from "../../src/pad_server/mod.ts";
@@ -75,53 +77,54 @@ async function type(url: string, padId: string, texts: string[]) {
   await client.close();
 }
 
-Deno.test("a sqlite3 shell holding the write lock makes snapshots fail, logged, never fatal, and the next snapshot after it lets go writes every edit", async () => {
+Deno.test("a sqlite3 shell holding the write lock of a shared file: an edit is never acknowledged, its socket is closed and a line logged, the server goes on, and once the lock is gone the pad reads back what is stored", async () => {
   await using file = await sqliteFile();
   const { path } = file;
-  using database = new SqlitePadDatabase(path);
+  using database = new SqlitePadDatabase(path, { shared: true });
   const lines: string[] = [];
   await using server = await startPadServer({
     database,
-    snapshotIntervalMs: 30,
     log: (line) => lines.push(line),
   });
+  await type(server.url, "held", ["a"]);
   {
     await using shell = new Shell(path);
     await shell.run("BEGIN IMMEDIATE;", "locked");
-    await type(server.url, "held", ["a", "b", "c"]);
-    assert.ok(
-      await waitUntil(() => lines.length >= 2),
-      "two failed snapshots logged",
-    );
+    const client = new TestClient(server.url, "held");
+    assert.equal((await client.next(2)).length, 2, "Identity and History");
+    client.send('{"Edit":{"revision":1,"operation":[1,"b"]}}');
+    await client.closed;
+    assert.equal(client.closedByServer, true);
+    assert.deepEqual(client.take(), [], "never acknowledged");
     assert.match(
       lines[0]!,
-      /^rustpad-mcp: pad server: Cannot store 1 pads in .* as SQLite failed: database is locked; it is retried at the next snapshot$/,
+      /^rustpad-mcp: pad server: Cannot store pad held in .* as SQLite failed: database is locked; its 1 newest operations were not acknowledged, and its sockets were closed so its clients reload what is stored$/,
     );
-    // Still serving, other pads included.
-    await type(server.url, "other", ["d"]);
-    assert.equal(
-      await (await fetch(`${server.url}/api/text/held`)).text(),
-      "abc",
-    );
+    assert.deepEqual(server.unstored.map(({ padId }) => padId), ["held"]);
     await shell.run("ROLLBACK;", "released");
   }
-  assert.ok(
-    await waitUntil(() =>
-      database.get("held")?.text === "abc" &&
-      database.get("other")?.text === "d"
-    ),
-    "written once the lock is gone",
-  );
+  const again = new TestClient(server.url, "held");
+  // User 1 authored nothing stored, so its id is given again.
+  assert.deepEqual(await again.next(2), [
+    '{"Identity":1}',
+    '{"History":{"start":0,"operations":[{"id":0,"operation":["a"]}]}}',
+  ]);
+  again.send('{"Edit":{"revision":1,"operation":[1,"c"]}}');
+  assert.deepEqual(await again.next(1), [
+    '{"History":{"start":1,"operations":[{"id":1,"operation":[1,"c"]}]}}',
+  ]);
+  await again.close();
+  assert.deepEqual(server.unstored, []);
+  assert.equal(database.get("held")?.text, "ac");
 });
 
-Deno.test("a sqlite3 shell holding a read transaction does not stop snapshots", async () => {
+Deno.test("a sqlite3 shell holding a read transaction of a shared file does not stop writes", async () => {
   await using file = await sqliteFile();
   const { path } = file;
-  using database = new SqlitePadDatabase(path);
+  using database = new SqlitePadDatabase(path, { shared: true });
   const lines: string[] = [];
   await using server = await startPadServer({
     database,
-    snapshotIntervalMs: 30,
     log: (line) => lines.push(line),
   });
   await using shell = new Shell(path);
@@ -150,29 +153,41 @@ Deno.test("NUL and every kind of code point survive a restart on the SQLite file
   );
 });
 
-Deno.test("a snapshot writes 2,000 changed pads in one transaction: all of them, or none while the file is locked", async () => {
+Deno.test("500 pads edited at once are each in the file before their edit is echoed, with no snapshot", async () => {
   await using file = await sqliteFile();
   const { path } = file;
   using database = new SqlitePadDatabase(path);
-  await using server = await startPadServer({
-    database,
-    snapshotIntervalMs: 0,
-    log: () => {},
-  });
-  const ids = Array.from({ length: 2000 }, (_, i) => `pad-${i}`);
+  await using server = await startPadServer({ database, log: () => {} });
+  const ids = Array.from({ length: 500 }, (_, i) => `pad-${i}`);
   for (let i = 0; i < ids.length; i += 100) {
     await Promise.all(
-      ids.slice(i, i + 100).map((id) => type(server.url, id, [id])),
+      ids.slice(i, i + 100).map((id) => type(server.url, id, [id, "!"])),
     );
   }
+  assert.equal(database.size, 500);
+  assert.equal(database.get("pad-499")?.text, "pad-499!");
+  assert.equal(database.load("pad-499")?.log.length, 2);
+});
+
+Deno.test("a pads file a sqlite3 shell holds is refused at open in one line, and a file a pad server holds is refused to another opener while its writes go on", async () => {
+  await using file = await sqliteFile();
+  const { path } = file;
   {
     await using shell = new Shell(path);
     await shell.run("BEGIN IMMEDIATE;", "locked");
-    assert.equal(server.snapshot(), false);
-    assert.equal(database.size, 0);
+    assert.throws(
+      () => new SqlitePadDatabase(path),
+      new RegExp(
+        `^Error: Cannot persist pads in ${path} as another process holds it \\(a pad server serving it\\?\\): database is locked; stop that process, or use another file$`,
+      ),
+    );
     await shell.run("ROLLBACK;", "released");
   }
-  assert.equal(server.snapshot(), true);
-  assert.equal(database.size, 2000);
-  assert.equal(database.get("pad-1999")?.text, "pad-1999");
+  using database = new SqlitePadDatabase(path);
+  await using server = await startPadServer({ database });
+  await type(server.url, "mine", ["a"]);
+  assert.throws(() => new SqlitePadDatabase(path), /another process holds it/);
+  await type(server.url, "other", ["b"]);
+  assert.equal(database.get("mine")?.text, "a");
+  assert.equal(database.get("other")?.text, "b");
 });
