@@ -13,6 +13,7 @@ import {
   createBackend,
   createServer,
   loadConfig,
+  PadSession,
 } from "../mod.ts";
 import { startPadServer } from "../src/pad_server/mod.ts";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
@@ -47,10 +48,21 @@ const { status, suggestion_id } = suggested.structuredContent as {
 console.log(`agent: ${status} ${suggestion_id}`);
 console.log(`pad before: ${JSON.stringify(await text())}`);
 
+// A person decides from the pad: the name recorded is the one their pad
+// socket announced, never free text. Ada opens the pad, as her page does.
+await using ada = await PadSession.open(pads.url, "plan", {
+  user: { name: "Ada", hue: 30 },
+});
+while (!ada.users.has(ada.userId)) {
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
 // What the page's Accept button sends.
 const decided = await fetch(
   `${pads.url}/api/suggestions/plan/${suggestion_id}`,
-  { method: "POST", body: JSON.stringify({ verdict: "accept", by: "Ada" }) },
+  {
+    method: "POST",
+    body: JSON.stringify({ verdict: "accept", user_id: ada.userId }),
+  },
 );
 const view = await decided.json() as { status: string; decidedBy?: string };
 console.log(`person: ${view.status} by ${view.decidedBy}`);

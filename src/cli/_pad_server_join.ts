@@ -70,6 +70,14 @@ async function running(home: PadHome): Promise<Joined | undefined> {
   if (address === undefined) return undefined;
   const url = new URL(address.url);
   if (!await answersAsPadServer(url, address.startTime)) return undefined;
+  // Its start time is in whole seconds: a server that took the address
+  // within the second a killed one started would pass for it. The lock
+  // the running one holds cannot.
+  const free = await tryLock(home.lock);
+  if (free !== undefined) {
+    free.close();
+    return undefined;
+  }
   const secret = await agentSecret(home.folder);
   return { url, secret, address, started: false };
 }

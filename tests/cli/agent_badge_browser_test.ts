@@ -7,7 +7,7 @@ import { TestClient } from "../pad_server/_test_client.ts";
 import { scratchHome } from "./_run.ts";
 import { embedded } from "./_embedded.ts";
 
-Deno.test("an --embedded agent in a pad is badged as an agent in a person's page from its presence, with no suggestion listed, and a raw socket that says it is an agent is not", async () => {
+Deno.test("an --embedded agent in a pad is badged as an agent in a person's page with no suggestion listed (its socket presented the agent secret), and a raw socket that says it is an agent is not", async () => {
   await using home = await scratchHome();
   await using agent = await embedded(["--embedded"], {
     ...home.env,
@@ -20,8 +20,10 @@ Deno.test("an --embedded agent in a pad is badged as an agent in a person's page
   assert.equal(result.isError, undefined, JSON.stringify(result));
   const listed = await (await fetch(`${agent.url}api/suggestions/badge`))
     .json();
-  // Nothing but presence can tell the page who is an agent.
-  assert.deepEqual([listed.suggestions, listed.agentIds], [[], []]);
+  // No suggestion lists it: the agent's own socket (its secret) told the
+  // pad server, which lists its user id among the agents.
+  assert.deepEqual(listed.suggestions, []);
+  assert.equal(listed.agentIds.length, 1);
   const liar = new TestClient(agent.url.slice(0, -1), "badge");
   await using browser = await Browser.launch();
   try {

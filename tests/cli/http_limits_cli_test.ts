@@ -73,7 +73,10 @@ Deno.test("Under ulimit -n 64 a flood of idle connections hits EMFILE: the serve
 });
 
 Deno.test("mod.ts --http with a host name that does not resolve exits 2 with one line", async () => {
-  const output = await runMod(["--http", "127.0.0.1.attacker.example:0"]);
+  // With a token, so that the refusal is the host name's, not the token's.
+  const output = await runMod(["--http", "127.0.0.1.attacker.example:0"], {
+    RUSTPAD_MCP_TOKEN: "t".repeat(32),
+  });
   assert.equal(output.code, 2);
   const stderr = output.stderr;
   assert.equal(stderr.trimEnd().split("\n").length, 1, stderr);
