@@ -29,7 +29,6 @@ import {
   frameAncestors,
   refuseForeign,
 } from "./_guard.ts";
-import { assetResponse, pageResponse } from "./_editor_response.ts";
 import { refuseUpgrade, reply, routeOf, TEXT_PLAIN } from "./_http.ts";
 import { attachState, noFaults } from "./_fault_queue.ts";
 import type { Room } from "./_room.ts";
@@ -300,6 +299,12 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     }
   }
 
+  /** The editor page or one of its scripts, its bundle loaded at first. */
+  async #editor(request: Request, pathname: string): Promise<Response> {
+    const { editorResponse } = await import("./_editor_response.ts");
+    return editorResponse(request, pathname, frameAncestors(this.#policy));
+  }
+
   #route(request: Request): Response | Promise<Response> {
     const route = routeOf(request);
     switch (route.kind) {
@@ -321,10 +326,8 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
         );
       case "socket":
         return this.#upgrade(request, route.padId);
-      case "page":
-        return pageResponse(request, frameAncestors(this.#policy));
-      case "asset":
-        return assetResponse(request, route.name);
+      case "editor":
+        return this.#editor(request, route.pathname);
       case "suggestions":
         return listSuggestions(this.#suggestions, route.padId);
       case "decide":
