@@ -195,13 +195,16 @@ export class PadPresence {
     const session = this.#session;
     if (!session?.isOpen) return [];
     const now = Date.now();
-    const text = session.serverText;
+    // Read only if someone is there: a first call on a busy pad would
+    // otherwise fold its whole history in for nobody's cursors.
+    let text: string | undefined;
     const people: PersonPresence[] = [];
     for (const [id, info] of session.users) {
       if (people.length >= limit) break;
       if (!this.#isPerson(session, id)) continue;
       const cursor = this.#cursors.get(id);
       const count = cursor?.cursors.length ?? 0;
+      text ??= session.serverText;
       const positions = positionsOf(
         text,
         cursor ? [...cursor.cursors, ...cursor.selections.flat()] : [],

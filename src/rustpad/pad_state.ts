@@ -27,6 +27,7 @@ import { type LoggedOperation, RevisionLog } from "./revision_log.ts";
 import type { SessionError } from "./session_error.ts";
 import { TextBuffer } from "../ot/text_buffer.ts";
 import { PadPeople, type PadUser } from "./_pad_people.ts";
+import { HistoryBacklog } from "./_history_backlog.ts";
 
 export {
   cutName,
@@ -75,6 +76,12 @@ export class PadState {
    */
   #local = this.#server;
   #log = new RevisionLog();
+  /**
+   * Others' operations received while nothing of ours was pending and no
+   * one listened, not yet in `#server` and `#log` (see _history_backlog.ts):
+   * folded in by {@linkcode PadState.#settled} before anything reads them.
+   */
+  #backlog = new HistoryBacklog();
   /** The author of operation 0, kept past the log's window. */
   #firstAuthor: UserId | undefined;
   #people = new PadPeople();
@@ -82,12 +89,13 @@ export class PadState {
 
   /** The text with our pending edits. */
   get text(): string {
-    return this.#local.toString();
+    return this.#settled().#local.toString();
   }
 
   /** Length of {@linkcode PadState.text} in code points. */
   get length(): number {
-    return this.#local.length;
+    // While a backlog is held nothing of ours is pending: no need to fold.
+    return this.#backlog.length ?? this.#local.length;
   }
 
   /**
@@ -98,17 +106,17 @@ export class PadState {
    * @returns The text as it was at this call.
    */
   textSnapshot(): Pick<TextBuffer, "window" | "toString"> {
-    return this.#local.clone();
+    return this.#settled().#local.clone();
   }
 
   /** The text at {@linkcode PadState.revision}, as the server has it. */
   get serverText(): string {
-    return this.#server.toString();
+    return this.#settled().#server.toString();
   }
 
   /** {@linkcode PadState.serverText}'s length in code points, known without counting. */
   get serverLength(): number {
-    return this.#server.length;
+    return this.#backlog.length ?? this.#server.length;
   }
 
   /** History operations applied. */
@@ -118,7 +126,7 @@ export class PadState {
 
   /** The oldest revision {@linkcode PadState.textAt} and rebase accept. */
   get oldestRevision(): number {
-    return this.#log.oldestRevision;
+    return this.#settled().#log.oldestRevision;
   }
 
   /** Whether edits of ours wait for their acknowledgement. */
@@ -159,7 +167,7 @@ export class PadState {
    */
   authorOf(revision: number): UserId | undefined {
     if (revision === 0) return this.#firstAuthor;
-    return this.#log.authorOf(revision);
+    return this.#settled().#log.authorOf(revision);
   }
 
   /**
@@ -170,7 +178,7 @@ export class PadState {
    * @throws {RangeError} Outside the window.
    */
   operationsSince(revision: number): readonly LoggedOperation[] {
-    return this.#log.since(revision);
+    return this.#settled().#log.since(revision);
   }
 
   /**
@@ -181,7 +189,7 @@ export class PadState {
    * @throws {RangeError} Outside the window.
    */
   textAt(revision: number): string {
-    return this.#log.textAt(revision, this.#server);
+    return this.#settled().#log.textAt(revision, this.#server);
   }
 
   /**
@@ -196,7 +204,7 @@ export class PadState {
    * fit the text at `baseRevision`.
    */
   rebase(operation: TextOperation, baseRevision: number): TextOperation {
-    const since = this.#log.since(baseRevision);
+    const since = this.#settled().#log.since(baseRevision);
     const baseLength = since[0]?.operation.baseLength ?? this.#server.length;
     if (operation.baseLength !== baseLength) {
       throw new RangeError(
@@ -223,6 +231,7 @@ export class PadState {
    * limit; nothing changes.
    */
   applyLocal(operation: TextOperation): EditToSend | undefined {
+    this.#settled();
     if (operation.baseLength !== this.#local.length) {
       throw new RangeError(
         `Cannot submit edit as its base length ${operation.baseLength} differs from the pad length: current length is ${this.#local.length}`,
@@ -284,6 +293,8 @@ export class PadState {
    * @returns A function that unsubscribes.
    */
   subscribe(listener: SessionListener): () => void {
+    // Held operations came before it listened: they have no events, and
+    // the next one to come is folded in after them, with its event.
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
@@ -316,8 +327,21 @@ export class PadState {
           `Cannot apply history from revision ${revision} as operations are missing: current revision is ${this.#client.revision}`,
         );
       }
-      const inverse = this.#server.applyAndInvert(operation);
       if (revision === 0) this.#firstAuthor = id;
+      if (
+        id !== ownId && this.#listeners.size === 0 &&
+        this.#client.kind === "synchronized" &&
+        !this.#backlog.full
+      ) {
+        // Held, checked to fit; folded in when something reads it.
+        this.#backlog.hold(
+          operations[offset]!,
+          this.#backlog.length ?? this.#server.length,
+        );
+        this.#client = synchronized(revision + 1);
+        continue;
+      }
+      const inverse = this.#settled().#server.applyAndInvert(operation);
       const entry = this.#log.append({ author: id, operation, inverse });
       if (id === ownId) {
         const { state, send } = serverAck(this.#client);
@@ -333,6 +357,12 @@ export class PadState {
       }
       this.#emit({ type: "operation", entry });
     }
+  }
+
+  /** This state with its backlog folded into the text and the log. */
+  #settled(): this {
+    if (this.#backlog.size > 0) this.#backlog.foldInto(this.#server, this.#log);
+    return this;
   }
 
   #emit(event: SessionEvent): void {
