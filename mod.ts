@@ -103,6 +103,7 @@ export {
   type LineEdit,
   LineIndex,
   type LineWindow,
+  loadSearchEngine,
   type LocatedBatch,
   type LocatedChange,
   locateEdits,
