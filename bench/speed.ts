@@ -16,8 +16,10 @@
  * - `get_document` against a bare relay of `GET /api/text` through the SDK
  *   (what a server that only relays does), inside the server and end to
  *   end through the SDK client;
- * - the first call on the busy pad (connect, fold the history, answer)
- *   against a raw socket's connect-and-history;
+ * - the first call on a busy pad (connect, take the history, answer) in a
+ *   fresh server against a raw socket's connect-and-history, with no one's
+ *   cursor in the pad and with a person's (whose line and column need the
+ *   history folded in);
  * - 100 concurrent appends over one client against 100 edits pipelined on
  *   one raw socket, each checked to land exactly once;
  * - the warm append and the whole `get_document` end to end in the
@@ -343,25 +345,44 @@ row(
 
 rows.push(await appendInsideRow(env, many));
 
-// 4. The first call on the busy pad, in a fresh server after its handshake.
+// 4. The first call on a busy pad (the same text and history), in a fresh
+// server after its handshake: with no one's cursor in the pad its length
+// and revision are answered without folding the history in; a person's
+// cursor (its line and column) needs the text, so the 10,000 operations
+// are folded. A pad of its own: the agents above left cursors in BUSY.
+const COLD = "bench-cold";
+const coldLoader = await RawSocket.open(pad.url, COLD);
+await coldLoader.load(fixture.document, fixture.operations);
 const rawCold = await timed(QUICK ? 3 : 5, async () => {
-  const socket = await RawSocket.open(pad.url, BUSY);
+  const socket = await RawSocket.open(pad.url, COLD);
   socket.close();
 }, 1);
-const coldTimes: number[] = [];
-for (let i = 0; i < (QUICK ? 3 : 5); i++) {
-  const fresh = await RawRpc.start(`${ROOT}mod.ts`, env);
-  await fresh.call("ping", {});
-  coldTimes.push(await fresh.timeTool("get_document_info", { id: BUSY }));
-  await fresh.close();
-}
+const coldCall = async (): Promise<number> => {
+  const times: number[] = [];
+  for (let i = 0; i < (QUICK ? 3 : 5); i++) {
+    const fresh = await RawRpc.start(`${ROOT}mod.ts`, env);
+    await fresh.call("ping", {});
+    times.push(await fresh.timeTool("get_document_info", { id: COLD }));
+    await fresh.close();
+  }
+  return median(times);
+};
 row(
   "first call on the busy pad (cold)",
-  median(coldTimes),
+  await coldCall(),
   "raw connect + history",
   rawCold,
-  2,
+  3,
 );
+await coldLoader.announce("Ada", 1000);
+row(
+  "first call on the busy pad, a person's cursor in it (cold)",
+  await coldCall(),
+  "raw connect + history",
+  rawCold,
+  3,
+);
+coldLoader.close();
 
 // 5. 100 concurrent appends against 100 pipelined raw edits.
 const pipelined = await timed(QUICK ? 3 : 5, async (i) => {
