@@ -97,6 +97,19 @@ export class RawSocket {
     await done;
   }
 
+  /**
+   * Join as a person named `name`, with a cursor at code point `cursor`,
+   * and wait for the server to echo the cursor.
+   */
+  announce(name: string, cursor: number): Promise<void> {
+    this.#ready = Promise.withResolvers<void>();
+    this.#socket.send(JSON.stringify({ ClientInfo: { name, hue: 120 } }));
+    this.#socket.send(
+      JSON.stringify({ CursorData: { cursors: [cursor], selections: [] } }),
+    );
+    return this.#ready.promise;
+  }
+
   close(): void {
     this.#socket.close();
   }

@@ -10,6 +10,8 @@ import { Client as ModernClient } from "@modelcontextprotocol/client";
 // @ts-types="@modelcontextprotocol/client/stdio"
 import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
 
+import { rowKey, verdict } from "./_baseline.ts";
+
 const ROOT = new URL("../", import.meta.url).pathname;
 
 /** A child process that prints its URL on its first line of stdout. */
@@ -202,23 +204,39 @@ export async function callTool(
   return result.structuredContent as Record<string, unknown>;
 }
 
-/** Print the table; returns how many rows missed their target. */
-export function printRows(rows: readonly Row[]): number {
+/**
+ * Print the table, each row with its verdict against `accepted` (the last
+ * accepted ratios, see `_baseline.ts`); returns how many rows missed their
+ * target and the rows that regressed, each as a line to print.
+ */
+export function printRows(
+  rows: readonly Row[],
+  accepted: ReadonlyMap<string, number> = new Map(),
+): { missed: number; regressions: string[] } {
   let missed = 0;
+  const regressions: string[] = [];
   const width = Math.max(...rows.map((r) => r.what.length));
   const floorWidth = Math.max(...rows.map((r) => r.floor.length));
   for (const r of rows) {
     const ratio = r.ms / r.floorMs;
     const ok = ratio <= r.target;
     if (!ok) missed++;
+    const before = accepted.get(rowKey(r));
+    const change = verdict(ratio, before);
+    const was = before === undefined ? "" : ` (accepted ${before.toFixed(2)}x)`;
+    if (change === "regressed") {
+      regressions.push(
+        `${rowKey(r)}: ${ratio.toFixed(2)}x${was}, target ${r.target}x`,
+      );
+    }
     const unit = (r.unit ?? "ms").padEnd(2);
     console.log(
       `${r.what.padEnd(width)}  ${r.ms.toFixed(2).padStart(8)} ${unit}  / ${
         r.floor.padEnd(floorWidth)
       } ${r.floorMs.toFixed(2).padStart(8)} ${unit}  = ${
         ratio.toFixed(2).padStart(5)
-      }x  (target ${r.target}x) ${ok ? "ok" : "MISSED"}`,
+      }x  (target ${r.target}x) ${ok ? "ok    " : "MISSED"} ${change}${was}`,
     );
   }
-  return missed;
+  return { missed, regressions };
 }

@@ -27,6 +27,6 @@ const env = { RUSTPAD_URL: pad.url, RUSTPAD_CONFIRM: "never" };
 const { rows, note } = await loadRows(env, seconds);
 pad.child.kill();
 await pad.child.status;
-const missed = printRows(rows);
+const { missed } = printRows(rows);
 console.log(note);
 Deno.exit(missed === 0 ? 0 : 1);

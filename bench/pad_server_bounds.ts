@@ -303,6 +303,6 @@ try {
   }
 }
 
-const missed = printRows(rows);
+const { missed } = printRows(rows);
 for (const note of notes) console.log(note);
 Deno.exit(missed > 0 || notes.some((n) => n.startsWith("MISSED")) ? 1 : 0);

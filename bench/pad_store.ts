@@ -129,7 +129,7 @@ try {
       target: 1.5,
     },
   ];
-  const missed = printRows(rows);
+  const { missed } = printRows(rows);
   const rate = (ms: number) => Math.round(1000 / ms).toLocaleString("en");
   console.log(
     `acknowledged edits per second: durable ${rate(rows[0]!.ms)}, in memory ${

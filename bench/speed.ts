@@ -2,6 +2,9 @@
  * Every speed target of the server in one run, each as a ratio to a floor
  * measured in the same run that does not flatter us:
  *
+ * - a start (spawn, `initialize`, `tools/list`) against a bare v2 SDK
+ *   stdio server on Deno with one trivial tool, and against
+ *   ni-c/rustpad-mcp on Node (`_start_row.ts` says how to build it);
  * - the compatible pad server against a bare `Deno.serve` (`GET` of the
  *   same text, a WebSocket echo), so a bench on it measures us, not it;
  * - a warm `append_to_document` against an MCP `ping` plus a raw socket's
@@ -13,8 +16,10 @@
  * - `get_document` against a bare relay of `GET /api/text` through the SDK
  *   (what a server that only relays does), inside the server and end to
  *   end through the SDK client;
- * - the first call on the busy pad (connect, fold the history, answer)
- *   against a raw socket's connect-and-history;
+ * - the first call on a busy pad (connect, take the history, answer) in a
+ *   fresh server against a raw socket's connect-and-history, with no one's
+ *   cursor in the pad and with a person's (whose line and column need the
+ *   history folded in);
  * - 100 concurrent appends over one client against 100 edits pipelined on
  *   one raw socket, each checked to land exactly once;
  * - the warm append and the whole `get_document` end to end in the
@@ -36,8 +41,15 @@
  * rows marked "end to end" go through the SDK's `Client`, whose read buffer
  * costs grow with the square of an answer's size.
  *
- * Run: `deno run -A bench/speed.ts [--quick]` (`deno task bench` runs it
- * after the micro benchmarks). Exit code 1 if a target is missed.
+ * Each row is also set against its last accepted ratio
+ * (`speed_baseline.json`, see `_baseline.ts` for the rule): beside it,
+ * whether it regressed past noise, and at the end the list of the rows that
+ * did.
+ *
+ * Run: `deno run -A bench/speed.ts [--quick] [--start] [--accept]`
+ * (`deno task bench`): `--start` runs the start rows only; `--accept`
+ * writes this run's ratios as the accepted ones. Exit code 1 if a target is
+ * missed or a row regressed. Not part of CI: these are timings.
  *
  * @module
  */
@@ -58,9 +70,13 @@ import {
 } from "./_speed_tools.ts";
 import { RawSocket } from "./_raw_socket.ts";
 import { appendInsideRow, loadRows } from "./_era_rows.ts";
+import { startRows } from "./_start_row.ts";
+import { acceptRows, NOISE, readBaseline } from "./_baseline.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const QUICK = Deno.args.includes("--quick");
+const ACCEPT = Deno.args.includes("--accept");
+const START_ONLY = Deno.args.includes("--start");
 const BUSY = "bench-busy";
 
 const rows: Row[] = [];
@@ -75,6 +91,16 @@ function row(
 ): void {
   rows.push({ what, ms, floor, floorMs, target });
 }
+
+// 0. The start, first, on a machine no row has loaded yet. The servers
+// are given a pad server that is not there: a start does not reach it.
+const started = await startRows(
+  { RUSTPAD_URL: "http://127.0.0.1:9", RUSTPAD_CONFIRM: "never" },
+  QUICK ? 5 : 15,
+);
+rows.push(...started.rows);
+notes.push(started.note);
+if (START_ONLY) await report();
 
 // The fixture: the busy pad's text and history.
 const fixture = replayFixture();
@@ -319,25 +345,44 @@ row(
 
 rows.push(await appendInsideRow(env, many));
 
-// 4. The first call on the busy pad, in a fresh server after its handshake.
+// 4. The first call on a busy pad (the same text and history), in a fresh
+// server after its handshake: with no one's cursor in the pad its length
+// and revision are answered without folding the history in; a person's
+// cursor (its line and column) needs the text, so the 10,000 operations
+// are folded. A pad of its own: the agents above left cursors in BUSY.
+const COLD = "bench-cold";
+const coldLoader = await RawSocket.open(pad.url, COLD);
+await coldLoader.load(fixture.document, fixture.operations);
 const rawCold = await timed(QUICK ? 3 : 5, async () => {
-  const socket = await RawSocket.open(pad.url, BUSY);
+  const socket = await RawSocket.open(pad.url, COLD);
   socket.close();
 }, 1);
-const coldTimes: number[] = [];
-for (let i = 0; i < (QUICK ? 3 : 5); i++) {
-  const fresh = await RawRpc.start(`${ROOT}mod.ts`, env);
-  await fresh.call("ping", {});
-  coldTimes.push(await fresh.timeTool("get_document_info", { id: BUSY }));
-  await fresh.close();
-}
+const coldCall = async (): Promise<number> => {
+  const times: number[] = [];
+  for (let i = 0; i < (QUICK ? 3 : 5); i++) {
+    const fresh = await RawRpc.start(`${ROOT}mod.ts`, env);
+    await fresh.call("ping", {});
+    times.push(await fresh.timeTool("get_document_info", { id: COLD }));
+    await fresh.close();
+  }
+  return median(times);
+};
 row(
   "first call on the busy pad (cold)",
-  median(coldTimes),
+  await coldCall(),
   "raw connect + history",
   rawCold,
-  2,
+  3,
 );
+await coldLoader.announce("Ada", 1000);
+row(
+  "first call on the busy pad, a person's cursor in it (cold)",
+  await coldCall(),
+  "raw connect + history",
+  rawCold,
+  3,
+);
+coldLoader.close();
 
 // 5. 100 concurrent appends against 100 pipelined raw edits.
 const pipelined = await timed(QUICK ? 3 : 5, async (i) => {
@@ -389,18 +434,39 @@ for (const server of [pad, bare]) {
 }
 await Deno.remove(textFile);
 
-console.log(
+await report([
   `Busy pad: ${DOCUMENT_LENGTH.toLocaleString("en")} code points, ${
     EDIT_COUNT.toLocaleString("en")
-  }-edit history; ${notes.join("; ")}.`,
-);
-console.log(
+  }-edit history`,
   `Floors: ping ${ping.toFixed(2)} ms, raw edit ${
     smallRtt.toFixed(2)
   } ms (busy ${busyRtt.toFixed(2)} ms), bare GET ${
     bareGet.toFixed(2)
-  } ms, WS echo ${echoRtt.toFixed(2)} ms.`,
-);
-let missed = printRows(rows);
-if (lost > 0 || doubled > 0) missed++;
-Deno.exit(missed === 0 ? 0 : 1);
+  } ms, WS echo ${echoRtt.toFixed(2)} ms`,
+], lost + doubled);
+
+/**
+ * Print the table, the notes and the regressions against the accepted
+ * ratios; accept this run's with `--accept`; exit, 1 if a target was missed
+ * or a row regressed (or `failures` other checks failed).
+ */
+async function report(lines: string[] = [], failures = 0): Promise<never> {
+  console.log(`${[...lines, ...notes].join("; ")}.`);
+  const { missed, regressions } = printRows(rows, await readBaseline());
+  if (regressions.length === 0) {
+    console.log(
+      `Regressions (ratio over ${1 + NOISE}x the accepted one): none.`,
+    );
+  } else {
+    console.log(
+      `Regressions (ratio over ${1 + NOISE}x the accepted one):\n  ${
+        regressions.join("\n  ")
+      }`,
+    );
+  }
+  if (ACCEPT) {
+    await acceptRows(rows);
+    console.log("Accepted: bench/speed_baseline.json now holds these ratios.");
+  }
+  Deno.exit(missed + regressions.length + failures === 0 ? 0 : 1);
+}

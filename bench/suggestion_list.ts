@@ -91,7 +91,7 @@ const rows: Row[] = [
     target: 1,
   },
 ];
-const missed = printRows(rows);
+const { missed } = printRows(rows);
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 console.log(
   `notes: list ${kib(list.bytes)} in ${

@@ -195,17 +195,21 @@ export class PadPresence {
     const session = this.#session;
     if (!session?.isOpen) return [];
     const now = Date.now();
-    const text = session.serverText;
+    // Read only for someone's cursors: a first call on a busy pad would
+    // otherwise fold its whole history in for no one's.
+    let text: string | undefined;
     const people: PersonPresence[] = [];
     for (const [id, info] of session.users) {
       if (people.length >= limit) break;
       if (!this.#isPerson(session, id)) continue;
       const cursor = this.#cursors.get(id);
       const count = cursor?.cursors.length ?? 0;
-      const positions = positionsOf(
-        text,
-        cursor ? [...cursor.cursors, ...cursor.selections.flat()] : [],
-      );
+      const offsets = cursor
+        ? [...cursor.cursors, ...cursor.selections.flat()]
+        : [];
+      const positions = offsets.length === 0
+        ? []
+        : positionsOf(text ??= session.serverText, offsets);
       const ends = positions.slice(count);
       people.push({
         id,

@@ -2,7 +2,7 @@
 // framing and connection fields set here, never by the handler), chunks of
 // a streamed body, and whole small responses as one buffer.
 
-import { STATUS_CODES } from "node:http";
+import { REASON_PHRASES } from "./_reason.ts";
 
 export const CONTINUE = new TextEncoder().encode(
   "HTTP/1.1 100 Continue\r\n\r\n",
@@ -81,7 +81,7 @@ function headLines(response: Response, own: string[]): string[] {
   const status = response.status;
   const lines = [
     `HTTP/1.1 ${status} ${
-      response.statusText || STATUS_CODES[status] || "Unknown"
+      response.statusText || REASON_PHRASES[status] || "Unknown"
     }`,
   ];
   for (const [name, value] of response.headers) {

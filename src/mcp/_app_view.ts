@@ -33,7 +33,6 @@ import {
 } from "@modelcontextprotocol/ext-apps/server";
 import { type HostSays, VIEW_TOOLS } from "../tools/mod.ts";
 import { requestCapabilities } from "./_eras.ts";
-import { PAD_VIEW_HTML } from "./_pad_view_html.ts";
 
 /** The view's resource. */
 export const PAD_VIEW_URI = "ui://rustpad/pad";
@@ -90,11 +89,12 @@ export function registerPadView(
         "The view a host shows for a tool call on one pad: its text, people and pending suggestions with Accept and Reject.",
       mimeType: RESOURCE_MIME_TYPE,
     },
-    (uri) => ({
+    // The 234 KB bundle is imported on the first read, not at every start.
+    async (uri) => ({
       contents: [{
         uri: uri.href,
         mimeType: RESOURCE_MIME_TYPE,
-        text: PAD_VIEW_HTML,
+        text: (await import("./_pad_view_html.ts")).PAD_VIEW_HTML,
         // Everything is inline; the view reaches the pad through the host.
         _meta: { ui: { csp: {}, prefersBorder: true } },
       }],

@@ -2,7 +2,6 @@
 // answers, apart from the socket handling.
 
 import { checkPadId } from "../rustpad/pad_id.ts";
-import { EDITOR_ASSETS } from "./_editor_page.ts";
 
 export const TEXT_PLAIN = "text/plain; charset=utf-8";
 const PAD_ROUTE = /^\/api\/(text|socket)\/([^/]+)$/;
@@ -12,8 +11,7 @@ export type Route =
   | { kind: "stats" }
   | { kind: "text"; padId: string }
   | { kind: "socket"; padId: string }
-  | { kind: "page" }
-  | { kind: "asset"; name: string }
+  | { kind: "editor"; pathname: string }
   | { kind: "not-found" };
 
 /** Which route `request` is, as the real server's router sees it. */
@@ -21,15 +19,11 @@ export function routeOf(request: Request): Route {
   const { pathname } = new URL(request.url);
   const api = pathname === "/api" || pathname.startsWith("/api/");
   // The editor page and its scripts, as the real server serves its web
-  // client outside /api/.
+  // client outside /api/ (which of the two, `_editor_response.ts` says).
   if (!api) {
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return { kind: "not-found" };
-    }
-    const name = pathname.slice("/assets/".length);
-    return pathname.startsWith("/assets/") && Object.hasOwn(EDITOR_ASSETS, name)
-      ? { kind: "asset", name }
-      : { kind: "page" };
+    return request.method === "GET" || request.method === "HEAD"
+      ? { kind: "editor", pathname }
+      : { kind: "not-found" };
   }
   if (request.method !== "GET") return { kind: "not-found" };
   if (pathname === "/api/stats") return { kind: "stats" };

@@ -25,7 +25,6 @@ import {
   frameAncestors,
   refuseForeign,
 } from "./_guard.ts";
-import { assetResponse, pageResponse } from "./_editor_response.ts";
 import { refuseUpgrade, reply, routeOf, TEXT_PLAIN } from "./_http.ts";
 import { attachState, noFaults } from "./_fault_queue.ts";
 import type { Room } from "./_room.ts";
@@ -317,6 +316,12 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     }
   }
 
+  /** The editor page or one of its scripts, its bundle loaded at first. */
+  async #editor(request: Request, pathname: string): Promise<Response> {
+    const { editorResponse } = await import("./_editor_response.ts");
+    return editorResponse(request, pathname, frameAncestors(this.#policy));
+  }
+
   #route(request: Request): Response | Promise<Response> {
     const ours = this.#agents?.serve(request) ??
       this.#streams.serve(
@@ -345,10 +350,8 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
         );
       case "socket":
         return this.#upgrade(request, route.padId);
-      case "page":
-        return pageResponse(request, frameAncestors(this.#policy));
-      case "asset":
-        return assetResponse(request, route.name);
+      case "editor":
+        return this.#editor(request, route.pathname);
       default:
         return reply(404, "Not found", TEXT_PLAIN);
     }

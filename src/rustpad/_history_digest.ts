@@ -23,3 +23,22 @@ export function chainDigest(
     .digest("base64url")
     .slice(0, 22);
 }
+
+/** The chained digests of a history's first {@linkcode LINEAGE_DEPTH} operations. */
+export class Lineage {
+  readonly #digests: string[] = [];
+
+  /** Note the operation at `revision` (only the first ones count). */
+  note(revision: number, author: UserId, operation: TextOperation): void {
+    if (revision >= LINEAGE_DEPTH) return;
+    this.#digests.push(
+      chainDigest(this.#digests.at(-1) ?? "", author, operation),
+    );
+  }
+
+  /** The digest of the first `min(revision, LINEAGE_DEPTH)` (`""` at 0). */
+  at(revision: number): string | undefined {
+    if (revision <= 0) return "";
+    return this.#digests[Math.min(revision, LINEAGE_DEPTH) - 1];
+  }
+}

@@ -27,7 +27,11 @@ import { type LoggedOperation, RevisionLog } from "./revision_log.ts";
 import type { SessionError } from "./session_error.ts";
 import { TextBuffer } from "../ot/text_buffer.ts";
 import { PadPeople, type PadUser } from "./_pad_people.ts";
-import { chainDigest, LINEAGE_DEPTH } from "./_history_digest.ts";
+import { chainDigest, Lineage } from "./_history_digest.ts";
+import type { SessionEvent, SessionListener } from "./session_event.ts";
+
+export type { SessionEvent, SessionListener } from "./session_event.ts";
+import { HistoryBacklog } from "./_history_backlog.ts";
 
 export {
   cutName,
@@ -36,17 +40,6 @@ export {
   MAX_USERS,
   type PadUser,
 } from "./_pad_people.ts";
-
-/** Something that changed in a pad, for {@linkcode PadState.subscribe}. */
-export type SessionEvent =
-  | { readonly type: "operation"; readonly entry: LoggedOperation }
-  | { readonly type: "users" }
-  | { readonly type: "cursor"; readonly id: UserId }
-  | { readonly type: "language"; readonly language: string }
-  | { readonly type: "closed"; readonly error: SessionError | undefined };
-
-/** Receives {@linkcode SessionEvent}s. */
-export type SessionListener = (event: SessionEvent) => void;
 
 /**
  * A pad's state as one client sees it, folded from server messages and its
@@ -76,21 +69,28 @@ export class PadState {
    */
   #local = this.#server;
   #log = new RevisionLog();
+  /**
+   * Others' operations received while nothing of ours was pending and no
+   * one listened, not yet in `#server` and `#log` (see _history_backlog.ts):
+   * folded in by {@linkcode PadState.#settled} before anything reads them.
+   */
+  #backlog = new HistoryBacklog();
   /** The author of operation 0, kept past the log's window. */
   #firstAuthor: UserId | undefined;
   /** The digests naming the history's first 1, 2, … operations. */
-  #lineage: string[] = [];
+  readonly #lineage = new Lineage();
   #people = new PadPeople();
   #listeners = new Set<SessionListener>();
 
   /** The text with our pending edits. */
   get text(): string {
-    return this.#local.toString();
+    return this.#settled().#local.toString();
   }
 
   /** Length of {@linkcode PadState.text} in code points. */
   get length(): number {
-    return this.#local.length;
+    // While a backlog is held nothing of ours is pending: no need to fold.
+    return this.#backlog.length ?? this.#local.length;
   }
 
   /**
@@ -101,17 +101,17 @@ export class PadState {
    * @returns The text as it was at this call.
    */
   textSnapshot(): Pick<TextBuffer, "window" | "toString"> {
-    return this.#local.clone();
+    return this.#settled().#local.clone();
   }
 
   /** The text at {@linkcode PadState.revision}, as the server has it. */
   get serverText(): string {
-    return this.#server.toString();
+    return this.#settled().#server.toString();
   }
 
   /** {@linkcode PadState.serverText}'s length in code points, known without counting. */
   get serverLength(): number {
-    return this.#server.length;
+    return this.#backlog.length ?? this.#server.length;
   }
 
   /** History operations applied. */
@@ -121,7 +121,7 @@ export class PadState {
 
   /** The oldest revision {@linkcode PadState.textAt} and rebase accept. */
   get oldestRevision(): number {
-    return this.#log.oldestRevision;
+    return this.#settled().#log.oldestRevision;
   }
 
   /** Whether edits of ours wait for their acknowledgement. */
@@ -162,32 +162,25 @@ export class PadState {
    */
   authorOf(revision: number): UserId | undefined {
     if (revision === 0) return this.#firstAuthor;
-    return this.#log.authorOf(revision);
+    return this.#settled().#log.authorOf(revision);
   }
 
   /**
-   * The digest naming the history up to its first
-   * `min(revision, LINEAGE_DEPTH)` operations, authors included: another
-   * history (a server that restarted) has another one.
-   *
-   * @param revision A revision up to {@linkcode PadState.revision}.
-   * @returns The digest (`""` at 0), or `undefined` past the history.
+   * The digest naming the history's first operations up to `revision`
+   * (see `_history_digest.ts`): a restarted server's history has another;
+   * `undefined` past the history.
    */
   lineageAt(revision: number): string | undefined {
     if (revision > this.#client.revision) return undefined;
-    if (revision <= 0) return "";
-    return this.#lineage[Math.min(revision, LINEAGE_DEPTH) - 1];
+    return this.#lineage.at(revision);
   }
 
   /**
-   * The digest of the operation at history index `at` with its author, to
-   * tell it from another operation at that index after a restart.
-   *
-   * @param at The operation's index in the history.
-   * @returns The digest, or `undefined` if the log does not hold it.
+   * The digest of the operation at history index `at` with its author (to
+   * tell it from another after a restart); `undefined` past the log.
    */
   operationDigest(at: number): string | undefined {
-    const entry = this.#log.at(at);
+    const entry = this.#settled().#log.at(at);
     return entry && chainDigest("", entry.author, entry.operation);
   }
 
@@ -199,7 +192,7 @@ export class PadState {
    * @throws {RangeError} Outside the window.
    */
   operationsSince(revision: number): readonly LoggedOperation[] {
-    return this.#log.since(revision);
+    return this.#settled().#log.since(revision);
   }
 
   /**
@@ -210,7 +203,7 @@ export class PadState {
    * @throws {RangeError} Outside the window.
    */
   textAt(revision: number): string {
-    return this.#log.textAt(revision, this.#server);
+    return this.#settled().#log.textAt(revision, this.#server);
   }
 
   /**
@@ -225,7 +218,7 @@ export class PadState {
    * fit the text at `baseRevision`.
    */
   rebase(operation: TextOperation, baseRevision: number): TextOperation {
-    const since = this.#log.since(baseRevision);
+    const since = this.#settled().#log.since(baseRevision);
     const baseLength = since[0]?.operation.baseLength ?? this.#server.length;
     if (operation.baseLength !== baseLength) {
       throw new RangeError(
@@ -252,6 +245,7 @@ export class PadState {
    * limit; nothing changes.
    */
   applyLocal(operation: TextOperation): EditToSend | undefined {
+    this.#settled();
     if (operation.baseLength !== this.#local.length) {
       throw new RangeError(
         `Cannot submit edit as its base length ${operation.baseLength} differs from the pad length: current length is ${this.#local.length}`,
@@ -313,6 +307,8 @@ export class PadState {
    * @returns A function that unsubscribes.
    */
   subscribe(listener: SessionListener): () => void {
+    // Held operations came before it listened: they have no events, and
+    // the next one to come is folded in after them, with its event.
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
@@ -345,13 +341,22 @@ export class PadState {
           `Cannot apply history from revision ${revision} as operations are missing: current revision is ${this.#client.revision}`,
         );
       }
-      const inverse = this.#server.applyAndInvert(operation);
       if (revision === 0) this.#firstAuthor = id;
-      if (revision < LINEAGE_DEPTH) {
-        this.#lineage.push(
-          chainDigest(this.#lineage.at(-1) ?? "", id, operation),
+      this.#lineage.note(revision, id, operation);
+      if (
+        id !== ownId && this.#listeners.size === 0 &&
+        this.#client.kind === "synchronized" &&
+        !this.#backlog.full
+      ) {
+        // Held, checked to fit; folded in when something reads it.
+        this.#backlog.hold(
+          operations[offset]!,
+          this.#backlog.length ?? this.#server.length,
         );
+        this.#client = synchronized(revision + 1);
+        continue;
       }
+      const inverse = this.#settled().#server.applyAndInvert(operation);
       const entry = this.#log.append({ author: id, operation, inverse });
       if (id === ownId) {
         const { state, send } = serverAck(this.#client);
@@ -367,6 +372,12 @@ export class PadState {
       }
       this.#emit({ type: "operation", entry });
     }
+  }
+
+  /** This state with its backlog folded into the text and the log. */
+  #settled(): this {
+    if (this.#backlog.size > 0) this.#backlog.foldInto(this.#server, this.#log);
+    return this;
   }
 
   #emit(event: SessionEvent): void {

@@ -22,6 +22,7 @@ export {
   showLine,
 } from "./lines.ts";
 export {
+  loadSearchEngine,
   MAX_SEARCH_WORK,
   type SearchMatch,
   type SearchOptions,

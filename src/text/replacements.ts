@@ -68,6 +68,8 @@ function isWholeWord(text: string, start: number, end: number): boolean {
  * `$&` (the match) and `$$` (a `$`) are expanded per match.
  * @param options Regular expression, whole words.
  * @returns The matches in order.
+ * @throws {Error} With `regex`, if `loadSearchEngine()` (search.ts) has not
+ * loaded the engine.
  * @throws {SyntaxError} If `regex` is set and the pattern is not valid RE2.
  * @throws {RangeError} If `search` is empty without `regex`, or the
  * pattern is too costly for a text this long.
@@ -75,8 +77,10 @@ function isWholeWord(text: string, start: number, end: number): boolean {
  * @example Whole words, and groups of a regular expression
  * ```ts
  * import { findReplacements } from "./replacements.ts";
+ * import { loadSearchEngine } from "./search.ts";
  * import assert from "node:assert/strict";
  *
+ * await loadSearchEngine();
  * assert.deepEqual(
  *   findReplacements("foo food foo", "foo", "bar", { wholeWord: true })
  *     .map((match) => match.start),

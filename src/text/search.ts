@@ -5,15 +5,49 @@
  * engine of Go and ripgrep): it never backtracks, so its time grows with
  * the text times the size of its compiled program, never exponentially,
  * and both are bounded ({@linkcode MAX_SEARCH_WORK}), so a search runs in
- * the server's own process without stalling it for long.
+ * the server's own process without stalling it for long. The engine is
+ * 260 KB of code that most sessions never run, so it is loaded on first
+ * use, not at start: await {@linkcode loadSearchEngine} once before the
+ * first search.
  *
  * @module
  */
 
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import { codePointLength } from "../ot/code_points.ts";
 import { cutLong, LineIndex, MAX_LINE_LENGTH } from "./lines.ts";
 import { lineSpans, matchesWithinLines } from "./_line_spans.ts";
+
+let engine: typeof RE2JS | undefined;
+
+/**
+ * Load the regular expression engine (RE2) that {@linkcode searchText}
+ * runs on, if it is not loaded yet: await it once before searching.
+ *
+ * @returns Once it is loaded.
+ *
+ * @example
+ * ```ts
+ * import { loadSearchEngine, searchText } from "@rustpad-mcp/server";
+ * import assert from "node:assert/strict";
+ *
+ * await loadSearchEngine();
+ * assert.equal(searchText("a\nb", "b").totalMatches, 1);
+ * ```
+ */
+export async function loadSearchEngine(): Promise<void> {
+  engine ??= (await import("re2js")).RE2JS;
+}
+
+/** The engine, which {@linkcode loadSearchEngine} loaded. */
+function re2(): typeof RE2JS {
+  if (engine === undefined) {
+    throw new Error(
+      "Cannot search as the search engine is not loaded yet: current state is unloaded; await loadSearchEngine() once before searching",
+    );
+  }
+  return engine;
+}
 
 /** How to search, as {@linkcode searchText} takes it. */
 export interface SearchOptions {
@@ -96,15 +130,17 @@ const BACKTRACKING_FEATURES: readonly [RegExp, string][] = [
  * @param options Whether it is a regular expression and whether to ignore
  * case.
  * @returns The compiled expression.
+ * @throws {Error} If {@linkcode loadSearchEngine} has not loaded the engine.
  * @throws {SyntaxError} If `regex` is set and the pattern is not valid RE2
  * syntax; a feature that needs backtracking (lookaround, backreferences) is
  * named.
  *
  * @example
  * ```ts
- * import { compilePattern } from "./search.ts";
+ * import { compilePattern, loadSearchEngine } from "./search.ts";
  * import assert from "node:assert/strict";
  *
+ * await loadSearchEngine();
  * assert.equal(compilePattern("a.b", {}).matcher("a.b axb").find(), true);
  * assert.throws(() => compilePattern("(?=a)", { regex: true }), /lookahead/);
  * ```
@@ -113,11 +149,12 @@ export function compilePattern(
   pattern: string,
   options: Pick<SearchOptions, "regex" | "caseInsensitive">,
 ): RE2JS {
-  const source = options.regex ? pattern : RE2JS.quote(pattern);
-  const flags = RE2JS.MULTILINE |
-    (options.caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+  const engine = re2();
+  const source = options.regex ? pattern : engine.quote(pattern);
+  const flags = engine.MULTILINE |
+    (options.caseInsensitive ? engine.CASE_INSENSITIVE : 0);
   try {
-    return RE2JS.compile(source, flags);
+    return engine.compile(source, flags);
   } catch (error) {
     const feature = options.regex ? backtrackingFeature(pattern) : undefined;
     if (feature !== undefined) {
@@ -168,15 +205,17 @@ function backtrackingFeature(pattern: string): string | undefined {
  * @param pattern A literal string, or a regular expression with `regex`.
  * @param options How to search.
  * @returns The first `maxResults` matches in detail and the total count.
+ * @throws {Error} If {@linkcode loadSearchEngine} has not loaded the engine.
  * @throws {SyntaxError} If `regex` is set and the pattern is invalid.
  * @throws {RangeError} If the compiled pattern is too large for a text
  * this long ({@linkcode MAX_SEARCH_WORK}); nothing is searched.
  *
  * @example
  * ```ts
- * import { searchText } from "./search.ts";
+ * import { loadSearchEngine, searchText } from "./search.ts";
  * import assert from "node:assert/strict";
  *
+ * await loadSearchEngine();
  * const found = searchText("one\r\ntwo\r\nthree", "T", {
  *   caseInsensitive: true,
  *   contextLines: 1,
@@ -265,9 +304,10 @@ function* regexSpans(
  *
  * @example
  * ```ts
- * import { checkWork, compilePattern } from "./search.ts";
+ * import { checkWork, compilePattern, loadSearchEngine } from "./search.ts";
  * import assert from "node:assert/strict";
  *
+ * await loadSearchEngine();
  * const heavy = compilePattern("(a|b|c){300}", { regex: true });
  * checkWork("short", heavy, { regex: true });
  * assert.throws(() => checkWork("x".repeat(262_144), heavy, { regex: true }), RangeError);

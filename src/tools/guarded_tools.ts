@@ -18,6 +18,7 @@ import {
   type Replacement,
   replacementsOperation,
 } from "../text/replacements.ts";
+import { loadSearchEngine } from "../text/search.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import { notFoundHint, withoutLineNumbers } from "../text/lines.ts";
 import {
@@ -231,6 +232,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
     const regex = args.regex ?? false;
     const whole_word = args.whole_word ?? false;
     const options = { regex, wholeWord: whole_word };
+    if (regex) await loadSearchEngine();
     const session = await context.sessions.get(id);
     const current = session.text;
     if (base_revision !== undefined) {

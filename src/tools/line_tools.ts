@@ -8,7 +8,11 @@
 import { z } from "zod";
 import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
 import { countLines, MAX_LINE_LENGTH, readLines } from "../text/lines.ts";
-import { type SearchMatch, searchText } from "../text/search.ts";
+import {
+  loadSearchEngine,
+  type SearchMatch,
+  searchText,
+} from "../text/search.ts";
 import { SearchQueue } from "../text/search_queue.ts";
 import {
   EMPTY_NOTE,
@@ -168,6 +172,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   async run(args, context) {
     const { id, pattern } = args;
     const { text, revision } = await readPad(context, id);
+    await loadSearchEngine();
     const found = await SEARCHES.run(() =>
       searchText(text, pattern, {
         regex: args.regex ?? false,

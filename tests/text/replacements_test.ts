@@ -4,6 +4,9 @@ import {
   replacedRanges,
   replacementsOperation,
 } from "../../src/text/replacements.ts";
+import { loadSearchEngine } from "../../src/text/search.ts";
+
+await loadSearchEngine();
 
 function replaced(
   text: string,

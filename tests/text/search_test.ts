@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import {
   compilePattern,
+  loadSearchEngine,
   MAX_SEARCH_WORK,
   searchText,
 } from "../../src/text/search.ts";
+
+await loadSearchEngine();
 
 const TEXT = "first line\nsecond: a.b\r\nthird a.b a.b\nfourth\n";
 
@@ -259,4 +262,19 @@ Deno.test("a regex search finds the same matches as one pass of RE2 over the who
   for (const pattern of patterns) {
     assert.deepEqual(spansOf(text, pattern), onePass(text, pattern), pattern);
   }
+});
+
+Deno.test("`searchText()` in a process that has not loaded the engine says to await `loadSearchEngine()`", async () => {
+  const script = `import { searchText } from "${
+    new URL("../../src/text/search.ts", import.meta.url).href
+  }";
+try { searchText("a", "a+", { regex: true }); } catch (error) { console.log(error.message); }`;
+  const { stdout } = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", script],
+    stderr: "inherit",
+  }).output();
+  assert.match(
+    new TextDecoder().decode(stdout),
+    /Cannot search as the search engine is not loaded yet.*await loadSearchEngine\(\)/,
+  );
 });

