@@ -1,14 +1,10 @@
 /**
- * A Rustpad-compatible pad server in memory, for tests: it answers the HTTP
- * routes and speaks the WebSocket protocol of the real Rustpad server frame
- * for frame, drops a connection that falls more than 16 messages behind the
- * pad's metadata queue as the real one does, and can inject faults (see
- * {@linkcode FaultInjector}). Every other path answers its web editor (the
- * pad of the URL's `#id`, live, with the people in it), so a person can
- * watch and type beside an agent. With a pad store (`SqlitePadDatabase`,
+ * A Rustpad-compatible pad server: the real server's HTTP routes and
+ * WebSocket protocol frame for frame (its 16-message metadata queue too),
+ * injected faults (see {@linkcode FaultInjector}), and a live web editor at
+ * every other path. With a pad store (`SqlitePadDatabase`,
  * `MemoryPadStore`) every operation is stored before anyone hears of it;
- * with a `PadDatabase`, pads are snapshotted as on the real server. Pads
- * leave memory after `expiryDays` without a socket opening them.
+ * with a `PadDatabase`, pads are snapshotted as on the real server.
  *
  * Run it on its own in memory with `deno run -A src/pad_server/pad_server.ts`
  * (`--help`), or as the pads' home with `rustpad-mcp pad-server`.
