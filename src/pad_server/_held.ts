@@ -4,6 +4,7 @@
 // was made on is gone), and the fair share of the bounds an identity may
 // hold.
 
+import { createHash } from "node:crypto";
 import { deletesOverlap } from "../ot/deletes.ts";
 import { TextOperation } from "../ot/operation.ts";
 import type { UserOperation } from "../rustpad/protocol.ts";
@@ -45,7 +46,9 @@ export interface PadHistory {
  */
 export function carry(held: Held, history: PadHistory): Held {
   if (held.status !== "pending") return held;
-  if (held.epoch !== history.epoch || held.revision > history.revision) {
+  // Made on an empty pad, it fits any history; else only its own.
+  const otherHistory = held.revision > 0 && held.epoch !== history.epoch;
+  if (otherHistory || held.revision > history.revision) {
     return {
       ...held,
       status: "outdated",
@@ -165,4 +168,15 @@ export function notPending(
     }: current status is ${found.status}. A decision is final; nothing was changed`,
     suggestion: viewOf(found, ""),
   };
+}
+
+/**
+ * The name of a history, from its first operation (with its author): a
+ * replayed log keeps it; a restart that starts over does not.
+ */
+export function historyName(first: unknown): string {
+  return createHash("sha256").update(
+    // The restored text's author is 2^64-1, a bigint.
+    JSON.stringify(first ?? null, (_, v) => typeof v === "bigint" ? `${v}` : v),
+  ).digest("base64url");
 }

@@ -173,6 +173,10 @@ export class Room {
    */
   applyOwn(id: number, message: ClientMessage): void {
     const answer = this.pad.receive(id, message);
+    // Stored before anyone hears of it, as a connection's edit is.
+    if ("Edit" in message) {
+      this.#context.record(this, this.pad.lastOperation());
+    } else if ("SetLanguage" in message) this.#context.record(this);
     if ("Edit" in message) this.#broadcastHistory(encodeMessage(answer));
     else this.broadcastMetadata(answer);
   }

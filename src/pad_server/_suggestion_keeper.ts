@@ -23,6 +23,7 @@ import {
   forgotten,
   type Held,
   type HeldLimits,
+  historyName,
   MAX_TTL_MS,
   notPending,
   type PadHistory,
@@ -293,12 +294,18 @@ export class SuggestionKeeper {
   #history(pad: string): PadHistory | undefined {
     const room = this.#pads.find(pad);
     if (room === undefined) return undefined;
+    // Named by its first operation: a replayed log keeps it; a restart that
+    // starts over (Rustpad's, a compaction) begins with the text inserted.
     let epoch = this.#epochs.get(room);
-    if (epoch === undefined) {
-      this.#epochs.set(room, epoch = crypto.randomUUID());
+    if (epoch === undefined && room.pad.revision > 0) {
+      const message = room.pad.history(0);
+      epoch = historyName(
+        "History" in message ? message.History.operations[0] : undefined,
+      );
+      this.#epochs.set(room, epoch);
     }
     return {
-      epoch,
+      epoch: epoch ?? "",
       revision: room.pad.revision,
       since: (from) => {
         const message = room.pad.history(from);

@@ -28,7 +28,7 @@ let engine: typeof RE2JS | undefined;
  *
  * @example
  * ```ts
- * import { loadSearchEngine, searchText } from "@rustpad-mcp/server";
+ * import { loadSearchEngine, searchText } from "./mod.ts";
  * import assert from "node:assert/strict";
  *
  * await loadSearchEngine();
