@@ -102,6 +102,7 @@ export {
   type LineEdit,
   LineIndex,
   type LineWindow,
+  loadSearchEngine,
   type LocatedBatch,
   type LocatedChange,
   locateEdits,

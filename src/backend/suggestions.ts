@@ -84,9 +84,11 @@ export type DecisionListener = (record: SuggestionEntry) => void;
  * @example Hold nothing, list nothing
  * ```ts
  * import { createBackend, loadConfig } from "@rustpad-mcp/server";
+ * import { startPadServer } from "@rustpad-mcp/server/testing";
  * import assert from "node:assert/strict";
  *
- * await using backend = createBackend(loadConfig({}));
+ * await using pads = await startPadServer();
+ * await using backend = createBackend(loadConfig({ RUSTPAD_URL: pads.url }));
  * assert.equal((await backend.suggestions.list("notes")).suggestions.length, 0);
  * ```
  */

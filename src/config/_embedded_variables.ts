@@ -3,6 +3,7 @@
 
 import {
   booleanValue,
+  choiceValue,
   integerValue,
   listValue,
   notAccepted,
@@ -21,7 +22,10 @@ type EmbeddedKey =
   | "embeddedAllowedOrigins"
   | "embeddedMaxConnections"
   | "embeddedMaxSocketsPerPad"
-  | "padServerIdleSeconds";
+  | "padServerIdleSeconds"
+  | "embeddedSync"
+  | "agentSecretFile"
+  | "agentSecretText";
 
 /** An origin as a browser sends it: scheme://host[:port], nothing more. */
 function isOrigin(item: string): boolean {
@@ -129,5 +133,26 @@ export const EMBEDDED_VARIABLES: {
       "Seconds the pad server (deno task pad-server, or the one --embedded starts as a process of its own) goes on with no person and no agent connected before it stops: no socket open and no request, while every running --embedded agent asks every few seconds. 0 keeps it running until SIGTERM: an integer from 0 to 31536000.",
     default: "3600",
     parse: integerValue({ min: 0, max: 31_536_000, fallback: 3600 }),
+  },
+  embeddedSync: {
+    name: "RUSTPAD_EMBEDDED_SYNC",
+    meaning:
+      "How the embedded pad server's commits reach the disk: normal (every acknowledged edit survives kill -9; a power cut may lose the last moments) or full (a power cut too, each commit synced first, slower); see docs/pad_store.md.",
+    default: "normal",
+    parse: choiceValue(["normal", "full"], "normal"),
+  },
+  agentSecretFile: {
+    name: "RUSTPAD_AGENT_SECRET_FILE",
+    meaning:
+      "Without --embedded: a file whose first line is the agent secret (agent.secret) of the pad server RUSTPAD_URL names, so that this server's sessions keep their suggestions there and show as agents; --embedded finds it by itself.",
+    default: "unset",
+    parse: pathValue("agent.secret"),
+  },
+  agentSecretText: {
+    name: "RUSTPAD_AGENT_SECRET",
+    meaning:
+      "The agent secret itself, in place of RUSTPAD_AGENT_SECRET_FILE; never printed.",
+    default: "unset",
+    parse: textValue({ fallback: undefined, maxLength: 256, secret: true }),
   },
 };

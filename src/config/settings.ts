@@ -238,6 +238,22 @@ export interface Config {
    */
   readonly padServerIdleSeconds: number;
   /**
+   * How the embedded pad server's SQLite commits reach the disk: `normal`
+   * survives `kill -9`, `full` a power cut too (see docs/pad_store.md).
+   *
+   * @default {"normal"}
+   */
+  readonly embeddedSync: "normal" | "full";
+  /**
+   * A file whose first line is the agent secret of the pad server at
+   * RUSTPAD_URL (its `agent.secret`), for an agent without `--embedded`.
+   */
+  readonly agentSecretFile: string | undefined;
+  /**
+   * The agent secret of the pad server at RUSTPAD_URL itself; never printed.
+   */
+  readonly agentSecretText: string | undefined;
+  /**
    * The agent secret of the embedded pad server (its `agent.secret`),
    * presented when pad sockets open so people see this server's sessions
    * as agents. Not a variable: `--embedded` reads it from the pad server's

@@ -267,6 +267,9 @@ Deno.test("loadConfig() reads every variable at once", () => {
     RUSTPAD_STATE_URL: "redis://127.0.0.1:6379/2",
     RUSTPAD_STATE_PASSWORD: "hunter2",
     RUSTPAD_PAD_SERVER_IDLE_SECONDS: "0",
+    RUSTPAD_EMBEDDED_SYNC: "full",
+    RUSTPAD_AGENT_SECRET_FILE: "/srv/pads/agent.secret",
+    RUSTPAD_AGENT_SECRET: "s".repeat(43),
   });
   assert.deepEqual({
     ...config,
@@ -314,5 +317,8 @@ Deno.test("loadConfig() reads every variable at once", () => {
     embeddedMaxConnections: 1024,
     embeddedMaxSocketsPerPad: 256,
     padServerIdleSeconds: 0,
+    embeddedSync: "full",
+    agentSecretFile: "/srv/pads/agent.secret",
+    agentSecretText: "s".repeat(43),
   });
 });

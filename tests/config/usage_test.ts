@@ -39,6 +39,9 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
     "RUSTPAD_EMBEDDED_MAX_CONNECTIONS",
     "RUSTPAD_EMBEDDED_MAX_SOCKETS_PER_PAD",
     "RUSTPAD_PAD_SERVER_IDLE_SECONDS",
+    "RUSTPAD_EMBEDDED_SYNC",
+    "RUSTPAD_AGENT_SECRET_FILE",
+    "RUSTPAD_AGENT_SECRET",
   ]);
   const defaults = Object.fromEntries(
     CONFIG_VARIABLES.map((v) => [v.name, v.default]),
@@ -58,6 +61,7 @@ Deno.test("CONFIG_VARIABLES lists every variable with its default", () => {
   assert.equal(defaults.RUSTPAD_EMBEDDED_LISTEN, "127.0.0.1:3030");
   assert.equal(defaults.RUSTPAD_EMBEDDED_MAX_CONNECTIONS, "1024");
   assert.equal(defaults.RUSTPAD_EMBEDDED_MAX_SOCKETS_PER_PAD, "256");
+  assert.equal(defaults.RUSTPAD_EMBEDDED_SYNC, "normal");
   assert.equal(defaults.RUSTPAD_PAD_SERVER_IDLE_SECONDS, "3600");
   assert.equal(defaults.RUSTPAD_MCP_MAX_CONNECTIONS, "1024");
   assert.equal(defaults.RUSTPAD_MCP_REQUEST_TIMEOUT_MS, "10000");
