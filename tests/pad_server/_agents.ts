@@ -6,6 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { childEnv } from "../_child_env.ts";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MOD } from "../cli/_run.ts";
@@ -28,13 +29,7 @@ export async function agentProcess(
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", "-A", MOD],
-    env: {
-      NO_COLOR: "1",
-      PATH: Deno.env.get("PATH") ?? "",
-      RUSTPAD_URL: url,
-      RUSTPAD_AGENT_SECRET: SECRET,
-      ...env,
-    },
+    env: childEnv({ RUSTPAD_URL: url, RUSTPAD_AGENT_SECRET: SECRET, ...env }),
     stderr: "pipe",
   });
   let stderr = "";

@@ -12,17 +12,22 @@ async function listed(url: string, pad: string) {
   };
 }
 
-/** A person's decision through the page's API. */
+/**
+ * A person's decision through the page's API: Ann, in the pad, decides as
+ * her page does (her name is the one her pad socket announced).
+ */
 async function decide(
   url: string,
   pad: string,
   id: string,
   verdict: "accept" | "reject",
 ): Promise<number> {
+  await using ann = await RawPerson.open(url, pad);
+  await ann.introduce("Ann");
   const response = await fetch(`${url}/api/suggestions/${pad}/${id}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ verdict, by: "Ann" }),
+    body: JSON.stringify({ verdict, user_id: ann.id }),
   });
   await response.body?.cancel();
   return response.status;
