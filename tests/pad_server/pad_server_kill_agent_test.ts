@@ -3,7 +3,8 @@
 // random moment while a raw-socket person types at the start of a pad and
 // an MCP agent (`mod.ts` on stdio through the SDK client, RUSTPAD_URL at
 // the pad server) appends lines at its end; it is started again on the
-// same port and file, and every acknowledged edit and append must be there.
+// same port and file, and every acknowledged edit and append must be there,
+// and no append whose call answered "Nothing was changed".
 
 import assert from "node:assert/strict";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
@@ -96,10 +97,14 @@ class FrontTypist {
 
 /**
  * An MCP agent appending distinct lines to {@linkcode PAD} one call after
- * another while running; it keeps the lines whose call answered success.
+ * another while running; it keeps the lines whose call answered success,
+ * and those whose error said nothing was changed.
  */
 class Appender {
   readonly acknowledged: string[] = [];
+  /** Lines whose call answered that nothing was changed. */
+  readonly refused: string[] = [];
+  /** Calls that failed, whatever they said. */
   failed = 0;
   trial = 0;
   #running = false;
@@ -138,12 +143,16 @@ class Appender {
           undefined,
           { timeout: 20_000 },
         ) as CallToolResult;
-        if (result.isError) this.failed++;
-        else this.acknowledged.push(line);
-      } catch {
-        this.failed++;
-      }
-      if (this.failed > 0) await delay(20);
+        if (!result.isError) {
+          this.acknowledged.push(line);
+          continue;
+        }
+        if (JSON.stringify(result.content).includes("Nothing was changed")) {
+          this.refused.push(line);
+        }
+      } catch { /* timed out: counted as failed */ }
+      this.failed++;
+      await delay(20);
     }
   }
 }
@@ -212,14 +221,18 @@ Deno.test("a pad server killed with SIGKILL while a raw-socket person types and 
       server = await start();
       // The call in flight when it died answers, either way, by now.
       await agent.stop();
-      const lostNow = missing(await text(), tokens, agent.acknowledged);
+      const now = await text();
+      const lostNow = missing(now, tokens, agent.acknowledged);
       lost += lostNow;
-      assert.equal(lostNow, 0, `trial ${trial}: ${await text()}`);
+      assert.equal(lostNow, 0, `trial ${trial}: ${lostNow} lost in ${now}`);
+      // An append that answered "Nothing was changed" is not there.
+      const changed = agent.refused.filter((line) => now.includes(line));
+      assert.deepEqual(changed, [], `trial ${trial}`);
     }
     server.child.kill("SIGTERM");
     assert.equal((await server.child.status).code, 0, await server.stderr);
     console.log(
-      `SIGKILL trials: ${TRIALS}, raw edits acknowledged: ${tokens.length}, MCP appends acknowledged: ${agent.acknowledged.length} (${agent.failed} failed while it was down), lost: ${lost}`,
+      `SIGKILL trials: ${TRIALS}, raw edits acknowledged: ${tokens.length}, MCP appends acknowledged: ${agent.acknowledged.length} (${agent.failed} failed while it was down, ${agent.refused.length} of them saying nothing was changed, none of those there), lost: ${lost}`,
     );
     assert.equal(lost, 0);
     assert.ok(agent.acknowledged.length >= TRIALS);
