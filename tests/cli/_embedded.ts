@@ -18,6 +18,8 @@ export interface Embedded extends AsyncDisposable {
   client: Client;
   /** The pad server's base URL, from the line on stderr. */
   url: string;
+  /** The agent process's pid (bash execs it under `openFiles`). */
+  pid: number;
   stderr: () => string;
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
 }
@@ -53,6 +55,7 @@ export async function embedded(
   return {
     client,
     url: BANNER.exec(stderr)![1]!,
+    pid: transport.pid!,
     stderr: () => stderr,
     call: async (name, args) =>
       await client.callTool({ name, arguments: args }) as CallToolResult,
