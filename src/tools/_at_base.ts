@@ -28,7 +28,7 @@ import type { ToolContext, ToolResult } from "./tool.ts";
 import { QUOTED, type WriteGate } from "./_write.ts";
 
 export const baseRevisionSchema = countSchema(
-  "The revision you read; 'conflict' if that text changed since. Omit: now.",
+  "Revision you read; 'conflict' if that text changed since. Omit: the pad now.",
 ).optional();
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()

@@ -45,7 +45,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for a pad to change",
   description:
-    "Wait until a pad changes after since_revision, instead of polling; returns the diff, its authors (self: you) and decisions on your suggestions (each told once; one ends the wait). until 'change': the next revision, at once if already past; 'quiet': once changes pause for quiet_ms. Else timed_out at timeout_seconds; past clients' usual 60 s limit only with a progressToken (progress every 5 s). Who wrote each line: get_changes.",
+    "Wait until a pad changes after since_revision, instead of polling; returns the diff, its authors (self: your edits, which count too) and decisions on your suggestions (each told once; one ends the wait). until 'change': the next revision, at once if already past; 'quiet': once changes pause for quiet_ms. Else timed_out at timeout_seconds; past clients' usual 60 s limit only with a progressToken (progress every 5 s). Who wrote each line: get_changes.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
