@@ -129,7 +129,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   inputSchema: objectSchema({
     id: padIdSchema,
     edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(
-      "Each: old_string, or start_line and end_line.",
+      "Each: old_string or start_line+end_line, not both.",
     ),
     base_revision: baseRevisionSchema,
     on_conflict: onConflictSchema,

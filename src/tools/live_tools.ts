@@ -207,7 +207,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
   title: "Undo your last edit",
   description:
-    "Undo your latest edit to a pad (or the one edit_id names); call again to go further back. Never others' edits (for those: edit_document). Fails if you have no edit left there, or others changed its text since. Asks a person first if it would delete over half the pad.",
+    "Undo your latest edit to a pad (or the one edit_id names); call again to go further back. Not for others' edits (use edit_document). Fails if you have no edit left there, or others changed its text since. Asks a person first if it would delete over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edit_id: z.string().optional().describe(
