@@ -28,12 +28,12 @@ import type { ToolContext, ToolResult } from "./tool.ts";
 import { QUOTED, type WriteGate } from "./_write.ts";
 
 export const baseRevisionSchema = countSchema(
-  "Revision you read: rebased over later typing; 'conflict' if that text changed. Omit: the pad now.",
+  "Revision you read; 'conflict' if that text changed since. Omit: the pad now.",
 ).optional();
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
   .meta({ default: "refuse" }).describe(
-    "'merge': apply even where people changed that text, keeping theirs beside yours.",
+    "'merge': apply over people's changes there, keeping both.",
   );
 
 export const conflictsShape = {

@@ -58,7 +58,8 @@ const GLOSSARY: Readonly<Record<string, string>> = {
   before: "Context lines before the match.",
   after: "Context lines after the match.",
   changed: "True when the pad's text changed.",
-  timed_out: "True when timeout_seconds passed first.",
+  timed_out:
+    "True when timeout_seconds passed first: wait again from the same since_revision.",
   since_revision: "The revision changes are counted from.",
   start_time_iso: "When the Rustpad server started, ISO 8601 UTC.",
   more_hunks: "Hunks beyond those listed.",

@@ -175,5 +175,5 @@ export const languageSchema: z.ZodString = z.string().check((context) => {
     });
   }
 }).describe(
-  "A Rustpad menu id, such as 'python'.",
+  "A menu id ('python') or name ('Python').",
 );

@@ -160,7 +160,7 @@ export function flagSchema(
 
 /** Listed only on tools that can ask a person (see the MCP adapter). */
 export const confirmTokenSchema = z.string().optional().describe(
-  "From 'confirmation_required': repeat the call with it.",
+  "From 'confirmation_required'.",
 );
 
 /** A successful result: the structured answer plus a text block that stands alone. */

@@ -14,7 +14,7 @@ import type { ToolContext } from "./tool.ts";
 
 /** The `suggest` parameter every write tool takes. */
 export const suggestSchema = z.boolean().optional().describe(
-  "Propose only: a person accepts or rejects.",
+  "Only propose; a person decides.",
 );
 
 /** The longest `summary`, in UTF-16 units. */
@@ -24,8 +24,9 @@ export const MAX_SUMMARY_LENGTH = 200;
  * The `summary` parameter every write tool takes, with `suggest`: checked
  * (one line, not blank) in {@linkcode suggests}, where the error can say so.
  */
-export const summarySchema = z.string().max(MAX_SUMMARY_LENGTH).optional()
-  .describe("Why, in one sentence, for who decides.");
+export const summarySchema = z.string().max(MAX_SUMMARY_LENGTH)
+  .meta({ maxLength: undefined }).optional()
+  .describe("Your reason, one line.");
 
 /** The parameters `suggest` and `summary`, which every write tool takes. */
 export const SUGGEST_SHAPE = {

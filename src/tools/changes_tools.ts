@@ -37,13 +37,13 @@ export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
   title: "Who wrote what",
   description:
-    "Show who wrote what: hunks changed after since_revision, with authors (self: you); with start_line or end_line, each line's last writer and revision too. Use it to review others' edits before editing; at most 200 hunks and 2,000 lines (next_start_line reads on). The text: read_lines; the next change: wait_for_change.",
+    "Hunks changed after since_revision (default: all), with authors (self: you); with start_line or end_line, each line's last writer and revision too. Use it to review others' edits; at most 200 hunks (more_hunks: raise since_revision) and 2,000 lines (next_start_line reads on). The text: read_lines; the next change: wait_for_change.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("Count changes after this revision.")
       .optional().meta({ default: 0 }),
     start_line: z.int().min(1).meta({ maximum: undefined }).optional()
-      .describe("Attribute lines from this one."),
+      .describe("Attribute lines from this one (1 if only end_line)."),
     end_line: countSchema(
       "Last line to attribute; omit for the end.",
     )

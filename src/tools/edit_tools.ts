@@ -125,11 +125,11 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   name: "edit_document",
   title: "Edit parts of a pad",
   description:
-    "Make up to 100 edits to a pad as one all-or-nothing operation: for several changes or line ranges (one string: replace_in_document; at the end: append_to_document). Each edit refers to the pad as read: never shift line numbers for earlier edits. String edit: exact old_string. Line edit: read_lines' numbers, inclusive (end_line = start_line - 1 inserts); a final newline is added, CRLF kept. Edits must not overlap. Fails naming an edit that matches nowhere, or several places without replace_all. Asks a person first if a replace_all hits several places or it deletes over half the pad.",
+    "Make up to 100 edits to a pad as one all-or-nothing operation, for several changes or line ranges (one string: replace_in_document; at the end: append_to_document). Each edit refers to the pad as read: never shift line numbers for earlier edits. Line edit: read_lines' numbers, inclusive (end_line = start_line - 1 inserts); a final newline is added, CRLF kept. Edits must not overlap; one matching nowhere, or several places without replace_all, fails all. Asks a person first if a replace_all hits several places or it deletes over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(
-      "String or line edits.",
+      "Each: old_string or start_line+end_line, not both.",
     ),
     base_revision: baseRevisionSchema,
     on_conflict: onConflictSchema,

@@ -118,7 +118,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   name: "set_document",
   title: "Replace a pad's whole text",
   description:
-    "Replace a pad's whole text as one operation; returns the diff. Only for full rewrites; parts: edit_document or replace_in_document. Asks a person first on a non-empty pad; fails if the pad changes while they decide.",
+    "Replace a pad's whole text; returns the diff. Only for full rewrites; parts: edit_document or replace_in_document. Asks a person first on a non-empty pad; fails if the pad changes while they decide.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),
@@ -195,7 +195,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace text in a pad, changing only what matched: an exact string (case and whitespace count; inside longer words too, unless whole_word) or an RE2 regex. Several different edits or line ranges: edit_document. Fails if nothing matches, or many places do without replace_all. Asks a person first if replace_all hits several places.",
+    "Replace text in a pad, changing only what matched: an exact string (case and whitespace count) or an RE2 regex. Several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks a person first if replace_all hits several places.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {
@@ -207,10 +207,10 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
     replace: textSchema("Its replacement; may be empty."),
     replace_all: flagSchema("Replace every match (needed for more than one)."),
     whole_word: flagSchema(
-      "Skip matches inside longer words ('foo' in 'food').",
+      "Skip matches inside words ('foo' in 'food'), regex too.",
     ),
     regex: flagSchema(
-      "search is RE2; replace takes $1, $<name>, $&.",
+      "search is RE2 ((?i): any case); replace takes $1, $<name>, $&.",
     ),
     base_revision: baseRevisionSchema,
     confirm_token: confirmTokenSchema,

@@ -51,7 +51,7 @@ const startLineSchema = z.int().check((context) => {
     });
   }
 }).meta({ minimum: undefined, maximum: undefined }).describe(
-  "First line, from 1; -N: the Nth from the end.",
+  "First line, from 1; -N: the Nth from the end (0 is refused).",
 );
 
 /** `read_lines`. */
@@ -59,9 +59,9 @@ export const readLinesTool: ToolDefinition = defineTool({
   name: "read_lines",
   title: "Read a pad's lines",
   description:
-    `Read a pad's lines as 'N<TAB>line' (like cat -n; drop the prefix to copy), line_count from start_line (negative: from the end); next_start_line reads on. For long pads and edit_document's line numbers; exact short text: get_document. Lines over ${
+    `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy), line_count from start_line; next_start_line reads on. For long pads and edit_document's line numbers; exact short text: get_document. Lines over ${
       MAX_LINE_LENGTH.toLocaleString("en")
-    } code points are cut with a marker; CRLF shows as LF but is kept.`,
+    } code points are cut (whole line: get_document); CRLF shows as LF but is kept.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
@@ -140,14 +140,14 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad like grep: each match's line, UTF-16 column, text and context lines. Use it to find what to read (read_lines) or edit (edit_document) in long pads. Literal and case-sensitive unless regex or case_insensitive. regex is RE2 (as Go): no lookaround or backreferences; \\d \\w \\b ASCII; ^ $ at each \\n (CRLF: \\r?$).`,
+    `Find text in a pad like grep, with line, column and context. Use it in long pads to find what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround or backreferences, ASCII \\d \\w \\b, ^ $ per line (CRLF: \\r?$).`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {
       error:
         "Cannot call search_document as pattern is empty: give the text to find",
     }).meta({ minLength: undefined, maxLength: MAX_TEXT_LENGTH }).describe(
-      "Text, or an RE2 regex with regex: true.",
+      "Text, or a regex with regex: true.",
     ),
     regex: flagSchema("pattern is a regex."),
     case_insensitive: flagSchema("Ignore case."),

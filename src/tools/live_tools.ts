@@ -45,7 +45,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for a pad to change",
   description:
-    "Wait until a pad changes after since_revision, instead of polling; returns the diff, its authors (self: your edits, which count too) and decisions on your suggestions. until 'change': the next revision, at once if already past; 'quiet': once changes pause for quiet_ms. Else at timeout_seconds (below clients' usual 60 s timeout); with a progressToken, progress every 5 s allows up to 600 s. Who wrote each line: get_changes.",
+    "Wait until a pad changes after since_revision, instead of polling; returns the diff, its authors (self: your edits, which count too) and decisions on your suggestions (each told once; one ends the wait). until 'change': the next revision, at once if already past; 'quiet': once changes pause for quiet_ms. Else timed_out at timeout_seconds; past clients' usual 60 s limit only with a progressToken (progress every 5 s). Who wrote each line: get_changes.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
@@ -77,14 +77,17 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       decided_by: z.string().optional(),
       landed_revision: countField.optional(),
       reason: z.string().optional().describe("Why outdated or expired."),
-    })).optional().describe("Your suggestions decided since last told."),
+    })).optional().describe(
+      "Your suggestions decided since a wait last reported them.",
+    ),
     untrusted: z.literal(true),
     source: z.literal("rustpad"),
   }),
   annotations: {
     readOnlyHint: true,
     destructiveHint: false,
-    idempotentHint: true,
+    // Each decision on a suggestion is reported once: a repeat differs.
+    idempotentHint: false,
     openWorldHint: false,
   },
   async run(args, context, call) {
@@ -204,11 +207,11 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
   title: "Undo your last edit",
   description:
-    "Undo your latest edit to a pad (or the one edit_id names), keeping what others typed; call again to go further back. Never undoes others' edits (edit those with edit_document). Asks a person first if it would delete over half the pad. Fails if you have no edit left there.",
+    "Undo your latest edit to a pad (or the one edit_id names); call again to go further back. Not for others' edits (use edit_document). Fails if you have no edit left there, or others changed its text since. Asks a person first if it would delete over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edit_id: z.string().optional().describe(
-      "A write's edit_id: undo that edit, not your last.",
+      "From a write's result: undo that edit instead.",
     ),
     confirm_token: confirmTokenSchema,
     idempotency_key: idempotencyKeySchema,

@@ -63,7 +63,7 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
   name: "list_suggestions",
   title: "List suggestions",
   description:
-    "List a pad's suggestions (writes made with suggest: true), pending first: status, author, summary, diff, who decided, where it landed. Only people in the pad accept or reject them. Accepted: applied, read again before editing there. Rejected, outdated, expired: nothing changed; rework, suggest again. Take yours back: withdraw_suggestion.",
+    "List a pad's suggestions (writes with suggest: true), pending first. Only people in the pad accept or reject them; wait_for_change tells you their decisions. Accepted ones are applied (read again before editing there); others changed nothing (rework, suggest again). Take yours back: withdraw_suggestion.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -99,7 +99,7 @@ export const withdrawSuggestionTool: ToolDefinition = defineTool({
   name: "withdraw_suggestion",
   title: "Withdraw suggestion",
   description:
-    "Withdraw your own pending suggestion (a write with suggest: true) so no one can accept it; the pad does not change. Use it when it is wrong or stale; decided ones cannot be. Ids: list_suggestions.",
+    "Withdraw your own pending suggestion so no one can accept it; the pad does not change. Use it when wrong or stale; decided ones and others' are refused. Ids: list_suggestions.",
   inputSchema: objectSchema({
     id: padIdSchema,
     suggestion_id: z.string().describe("From the suggested write."),

@@ -118,10 +118,10 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   name: "create_document",
   title: "Create a pad",
   description:
-    "Create a new pad, with optional text and language; returns its url. New pads only: fails if the pad has text (an empty one counts as new), so a taken id is caught; existing pads: set_document or edit_document.",
+    "Create a new pad; returns its url to share. New pads only: an id whose pad has text is refused (an empty one counts as new); existing pads: set_document or edit_document.",
   inputSchema: objectSchema({
     id: padIdSchema.optional().describe(
-      "Pad id to create; omit for a random one.",
+      "Pad id to create (letters, digits, . _ -); omit for random.",
     ),
     text: textSchema("Initial text of the pad.").optional(),
     language: languageSchema.optional(),
@@ -180,7 +180,7 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
   name: "append_to_document",
   title: "Append to a pad",
   description:
-    "Append text verbatim at the end of a pad, keeping what people type meanwhile; new_line: true puts it on a line of its own. To change existing text use edit_document.",
+    "Append text verbatim at the end of a pad. To change existing text: edit_document; a new pad: create_document.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("Text to append, verbatim."),
@@ -239,7 +239,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   name: "set_language",
   title: "Set a pad's language",
   description:
-    "Set a pad's editor language (syntax highlighting) for everyone in it; the text stays, the last writer wins. Names map onto Rustpad's menu ('Python' → 'python'), others are refused with the list. New pads: create_document's language.",
+    "Set a pad's editor language (syntax highlighting) for everyone in it; the last writer wins. Unknown languages are refused with the menu's list. New pads: create_document's language.",
   inputSchema: objectSchema({
     id: padIdSchema,
     language: languageSchema,

@@ -93,7 +93,6 @@ Deno.test("every tool declares a title, an object outputSchema, all four annotat
     "get_stats",
     "set_document",
     "set_language",
-    "wait_for_change",
     "get_changes",
     "list_suggestions",
     "withdraw_suggestion",

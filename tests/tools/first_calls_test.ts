@@ -349,7 +349,7 @@ Deno.test("upstream failures say to check RUSTPAD_URL, whether it is Rustpad, an
   assert.match(status, /it answered, but not as Rustpad does/);
 });
 
-Deno.test("set_language takes no idempotency_key, and on_conflict says whose text wins with 'merge'", async () => {
+Deno.test("set_language takes no idempotency_key, and on_conflict says 'merge' keeps both texts", async () => {
   await using h = await connect();
   assert.ok(
     !("idempotency_key" in (await inputOf(h, "set_language")).properties),
@@ -357,6 +357,6 @@ Deno.test("set_language takes no idempotency_key, and on_conflict says whose tex
   const onConflict = (await inputOf(h, "edit_document")).properties.on_conflict;
   assert.match(
     onConflict?.description ?? "",
-    /keeping theirs beside yours/,
+    /'merge': apply over people's changes there, keeping both/,
   );
 });

@@ -10,14 +10,20 @@ const accept = () => ({
   content: { confirm: true },
 });
 
-Deno.test("replace_in_document says plainly that replace_all also replaces inside longer words", async () => {
+Deno.test("replace_in_document's whole_word says plainly that matches inside longer words are replaced without it", async () => {
   await using h = await connect({ elicit: accept });
   await h.call("append_to_document", { id: "food", text: "foo food foo" });
-  const listed =
-    (await h.client.listTools()).tools.find((tool) =>
-      tool.name === "replace_in_document"
-    )?.description ?? "";
-  assert.match(listed, /inside longer words too, unless whole_word/);
+  const listed = (await h.client.listTools()).tools.find((tool) =>
+    tool.name === "replace_in_document"
+  );
+  const wholeWord = (listed?.inputSchema.properties as Record<
+    string,
+    { description?: string }
+  >).whole_word;
+  assert.match(
+    wholeWord?.description ?? "",
+    /Skip matches inside words \('foo' in 'food'\)/,
+  );
   const all = structured(
     await h.call("replace_in_document", {
       id: "food",
