@@ -87,6 +87,8 @@ export interface WriteGate {
    * gate throws {@linkcode Suggested}); otherwise return, to set it.
    */
   holdLanguage(padId: string, language: string): Promise<void>;
+  /** Whether this call's writes are held as suggestions. */
+  readonly suggests: boolean;
 }
 
 /** The annotations that decide asking; the tool's own constant. */
@@ -118,6 +120,7 @@ export function writeGate(
   return {
     landed,
     asks,
+    suggests: suggest,
     async holdLanguage(padId, language) {
       if (!suggest) return;
       const session = await context.sessions.get(padId);

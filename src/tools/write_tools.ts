@@ -146,6 +146,11 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
         `Cannot create pad "${id}" as it already has content: current length is ${session.length} code points. Choose another id, or use append_to_document or set_document`,
       );
     }
+    if (gate.suggests && text !== "" && language !== undefined) {
+      throw new Error(
+        `Cannot suggest pad "${id}" with both text and a language as one suggestion holds one change: suggest the text now, and the language with set_language and suggest: true`,
+      );
+    }
     const outcome = await askFirst(
       gate,
       session,
@@ -158,7 +163,11 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
     if (text !== "") ({ diff } = await append(gate, id, text));
     // The edit may have reconnected: ask the pool for the live session.
     const latest = await context.sessions.get(id);
-    if (language !== undefined) await latest.setLanguage(language);
+    if (language !== undefined) {
+      // Held as a suggestion (it throws) when the call suggests.
+      await gate.holdLanguage(id, language);
+      await latest.setLanguage(language);
+    }
     const url = padUrl(context, id);
     return appliedResult(
       context,

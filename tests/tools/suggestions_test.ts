@@ -308,3 +308,31 @@ Deno.test("a suggestion on a pad people keep typing in lands where an agent's ow
   assert.equal(accepted.status, 200);
   assert.equal(await h.text("s-live"), "0\na\nB\nc\nd\n");
 });
+
+Deno.test("create_document with suggest: a language alone is held as a suggestion, changing nothing; text and a language together are refused, naming the way", async () => {
+  await using h = await connectWithDesk();
+  const language = structured(
+    await h.call("create_document", {
+      id: "s-new-lang",
+      language: "python",
+      suggest: true,
+    }),
+  );
+  assert.equal(language.status, "suggested", JSON.stringify(language));
+  const info = structured(
+    await h.call("get_document_info", { id: "s-new-lang" }),
+  );
+  assert.equal(info.language, null);
+  const both = await h.call("create_document", {
+    id: "s-new-both",
+    text: "print(1)\n",
+    language: "python",
+    suggest: true,
+  });
+  assert.equal(both.isError, true, JSON.stringify(both));
+  assert.match(
+    (both.content as { text: string }[])[0]!.text,
+    /Cannot suggest pad "s-new-both" with both text and a language as one suggestion holds one change: suggest the text now, and the language with set_language and suggest: true/,
+  );
+  assert.equal(await h.text("s-new-both"), "");
+});
