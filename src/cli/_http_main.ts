@@ -5,17 +5,13 @@
 // read the port. A bad token file or an unreachable Redis is exit code 2.
 
 import { createBackend } from "../backend/backend.ts";
-import { openStateStore } from "../backend/open_state.ts";
-import {
-  type StateStore,
-  StateUnreachableError,
-} from "../backend/state_store.ts";
 import type { Config } from "../config/config.ts";
 import { ConfigError } from "../config/config_error.ts";
 import { type NamedToken, readTokenFile } from "../config/token_file.ts";
 import { serveHttp } from "../mcp/http_server.ts";
 import { VERSION } from "../config/version.ts";
 import { stderrLines } from "./_stderr_lines.ts";
+import { openConfiguredState } from "./_state.ts";
 
 const SIGNALS: Deno.Signal[] = ["SIGTERM", "SIGINT"];
 
@@ -107,34 +103,4 @@ export async function runHttp(
   await state.close();
   log("rustpad-mcp: stopped");
   return 0;
-}
-
-/**
- * The state store RUSTPAD_STATE_URL names (memory without it), or exit code
- * 2 after one line through `log` when Redis cannot be reached.
- */
-export async function openConfiguredState(
-  config: Config,
-  log: (line: string) => void,
-): Promise<StateStore | number> {
-  try {
-    return await openStateStore({
-      url: config.stateUrl,
-      password: config.statePassword,
-      timeoutMs: config.timeoutMs,
-      rustpadUrl: config.rustpadUrl,
-    });
-  } catch (error) {
-    if (!(error instanceof StateUnreachableError)) throw error;
-    log(
-      `rustpad-mcp: Cannot start as Redis at ${error.location} (RUSTPAD_STATE_URL) ${
-        /ECONNREFUSED/.test(String((error.cause as Error)?.message))
-          ? "refused the connection"
-          : `did not answer within ${config.timeoutMs} ms`
-      } (${
-        (error.cause as Error | undefined)?.message ?? "no answer"
-      }): check the URL, the password and that Redis is up`,
-    );
-    return 2;
-  }
 }

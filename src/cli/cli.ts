@@ -9,8 +9,7 @@
 
 import { parseArgs } from "node:util";
 import { createBackend } from "../backend/backend.ts";
-import { openConfiguredState, runHttp } from "./_http_main.ts";
-import { padServerMain } from "./pad_server_main.ts";
+import { openConfiguredState } from "./_state.ts";
 import { configure, embeddedFlagArgs } from "./_embedded.ts";
 import { isLoopback, MIN_TOKEN_LENGTH, parseListen } from "../config/listen.ts";
 import { usage } from "../config/usage.ts";
@@ -41,7 +40,11 @@ const PUBLIC_DEFAULT_NOTE =
  * ```
  */
 export async function main(args: string[]): Promise<number> {
-  if (args[0] === "pad-server") return await padServerMain(args.slice(1));
+  if (args[0] === "pad-server") {
+    // Loaded only for the subcommand: an agent's start needs none of it.
+    const { padServerMain } = await import("./pad_server_main.ts");
+    return await padServerMain(args.slice(1));
+  }
   let flags: {
     help?: boolean | undefined;
     version?: boolean | undefined;
@@ -107,6 +110,8 @@ export async function main(args: string[]): Promise<number> {
   // Said once serving starts, after every refusal that could come first.
   const notes = configured.publicDefault ? [PUBLIC_DEFAULT_NOTE] : [];
   if (listen !== undefined) {
+    // Loaded only for --http: a stdio start needs no HTTP server.
+    const { runHttp } = await import("./_http_main.ts");
     return await runHttp(config, listen, notes);
   }
   for (const note of notes) console.error(note);
