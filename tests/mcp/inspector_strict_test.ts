@@ -44,3 +44,43 @@ for (const era of ["legacy", "modern"] as const) {
     assert.equal(tools.length, 16);
   });
 }
+
+Deno.test(`MCP Inspector ${INSPECTOR} --app-info links the pad view to the writes, list_suggestions and the view's own tools, never to a read`, async () => {
+  const output = await new Deno.Command("npx", {
+    args: [
+      "--yes",
+      INSPECTOR,
+      "--cli",
+      "--advertise-apps",
+      "--app-info",
+      "--method",
+      "tools/list",
+      "-e",
+      "RUSTPAD_URL=http://127.0.0.1:9/",
+      Deno.execPath(),
+      "run",
+      "-A",
+      MOD,
+    ],
+    env: childEnv({ RUSTPAD_URL: "http://127.0.0.1:9/" }),
+    stdin: "null",
+  }).output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  const linked = new TextDecoder().decode(output.stdout).trim().split("\n")
+    .map((line) => JSON.parse(line) as { toolName: string; hasApp: boolean })
+    .filter((tool) => tool.hasApp).map((tool) => tool.toolName).sort();
+  assert.deepEqual(linked, [
+    "append_to_document",
+    "create_document",
+    "edit_document",
+    "list_suggestions",
+    "replace_in_document",
+    "set_document",
+    "set_language",
+    "undo_last_edit",
+    "view_decide_suggestion",
+    "view_read_pad",
+    "view_wait_pad",
+    "withdraw_suggestion",
+  ]);
+});
