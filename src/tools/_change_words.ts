@@ -5,7 +5,7 @@
 // unlike changes, `Change 3 places, first at line 2`.
 
 import type { Component } from "../ot/component.ts";
-import { advanceCodePoints } from "../ot/code_points.ts";
+import { hunksOf as changesOf } from "../rustpad/suggestion_views.ts";
 
 /** A character of a word, which a change is widened over. */
 const WORD = /[\p{L}\p{N}_]/u;
@@ -20,48 +20,30 @@ interface Hunk {
   readonly inserted: string;
 }
 
-/** The changes of `components` on `text`, with their first line (1-based). */
+/**
+ * The changes of `components` on `text`, each widened to whole words
+ * ("teh" to "the" rather than "eh" to "he"), with its first line (1-based).
+ */
 function hunksOf(text: string, components: readonly Component[]): Hunk[] {
-  const hunks: Hunk[] = [];
-  let at = 0;
   let lines = 1;
   let counted = 0;
-  let open: { from: number; to: number; inserted: string } | undefined;
   const lineAt = (offset: number) => {
     for (; counted < offset; counted++) {
       if (text.charCodeAt(counted) === 10) lines++;
     }
     return lines;
   };
-  const close = () => {
-    if (open === undefined) return;
-    // Widened to whole words: "teh" to "the" rather than "eh" to "he".
-    let { from, to } = open;
-    while (from > 0 && WORD.test(text[from - 1]!)) from--;
-    while (to < text.length && WORD.test(text[to]!)) to++;
-    hunks.push({
-      line: lineAt(from),
-      deleted: text.slice(from, to),
-      inserted: text.slice(from, open.from) + open.inserted +
-        text.slice(open.to, to),
-    });
-    open = undefined;
-  };
-  for (const component of components) {
-    if (typeof component === "string") {
-      open ??= { from: at, to: at, inserted: "" };
-      open.inserted += component;
-    } else if (component > 0) {
-      close();
-      at = advanceCodePoints(text, at, component);
-    } else {
-      open ??= { from: at, to: at, inserted: "" };
-      at = advanceCodePoints(text, at, -component);
-      open.to = at;
-    }
-  }
-  close();
-  return hunks;
+  return changesOf(text, components).map(({ from, to, inserted }) => {
+    let start = from;
+    let end = to;
+    while (start > 0 && WORD.test(text[start - 1]!)) start--;
+    while (end < text.length && WORD.test(text[end]!)) end++;
+    return {
+      line: lineAt(start),
+      deleted: text.slice(start, end),
+      inserted: text.slice(start, from) + inserted + text.slice(to, end),
+    };
+  });
 }
 
 /** `text` quoted on one line, cut to {@linkcode MAX_QUOTE}. */

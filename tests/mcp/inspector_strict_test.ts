@@ -10,32 +10,39 @@ import { childEnv } from "../_child_env.ts";
 const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
 const MOD = new URL("../../mod.ts", import.meta.url).pathname;
 
+/** The Inspector's CLI with `flags` against this server on stdio. */
+async function inspector(flags: string[]): Promise<Deno.CommandOutput> {
+  return await new Deno.Command("npx", {
+    args: [
+      "--yes",
+      INSPECTOR,
+      "--cli",
+      ...flags,
+      "-e",
+      "RUSTPAD_URL=http://127.0.0.1:9/",
+      Deno.execPath(),
+      "run",
+      "-A",
+      MOD,
+    ],
+    env: childEnv({ RUSTPAD_URL: "http://127.0.0.1:9/" }),
+    stdin: "null",
+  }).output().catch((error: Error) => {
+    throw new Error(
+      `Cannot run npx as ${error.message}: install Node.js and npm (bash .ci/run does)`,
+    );
+  });
+}
+
 for (const era of ["legacy", "modern"] as const) {
   Deno.test(`MCP Inspector ${INSPECTOR} --strict lists 16 tools with no warning in the ${era} era`, async () => {
-    const output = await new Deno.Command("npx", {
-      args: [
-        "--yes",
-        INSPECTOR,
-        "--cli",
-        "--method",
-        "tools/list",
-        "--strict",
-        "--protocol-era",
-        era,
-        "-e",
-        "RUSTPAD_URL=http://127.0.0.1:9/",
-        Deno.execPath(),
-        "run",
-        "-A",
-        MOD,
-      ],
-      env: childEnv({ RUSTPAD_URL: "http://127.0.0.1:9/" }),
-      stdin: "null",
-    }).output().catch((error: Error) => {
-      throw new Error(
-        `Cannot run npx as ${error.message}: install Node.js and npm (bash .ci/run does)`,
-      );
-    });
+    const output = await inspector([
+      "--method",
+      "tools/list",
+      "--strict",
+      "--protocol-era",
+      era,
+    ]);
     const stderr = new TextDecoder().decode(output.stderr);
     assert.equal(output.code, 0, stderr);
     assert.doesNotMatch(stderr, /^(Warning|Error)\b/m, stderr);
@@ -46,25 +53,12 @@ for (const era of ["legacy", "modern"] as const) {
 }
 
 Deno.test(`MCP Inspector ${INSPECTOR} --app-info links the pad view to the writes, list_suggestions and the view's own tools, never to a read`, async () => {
-  const output = await new Deno.Command("npx", {
-    args: [
-      "--yes",
-      INSPECTOR,
-      "--cli",
-      "--advertise-apps",
-      "--app-info",
-      "--method",
-      "tools/list",
-      "-e",
-      "RUSTPAD_URL=http://127.0.0.1:9/",
-      Deno.execPath(),
-      "run",
-      "-A",
-      MOD,
-    ],
-    env: childEnv({ RUSTPAD_URL: "http://127.0.0.1:9/" }),
-    stdin: "null",
-  }).output();
+  const output = await inspector([
+    "--advertise-apps",
+    "--app-info",
+    "--method",
+    "tools/list",
+  ]);
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
   const linked = new TextDecoder().decode(output.stdout).trim().split("\n")
     .map((line) => JSON.parse(line) as { toolName: string; hasApp: boolean })
