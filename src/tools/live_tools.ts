@@ -61,9 +61,13 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   outputSchema: objectSchema({
     id: z.string(),
     changed: z.boolean(),
-    timed_out: z.boolean(),
+    timed_out: z.boolean().describe(
+      "Both false: a decision on a suggestion ended the wait.",
+    ),
     revision: countField,
-    diff: z.string(),
+    diff: z.string().describe(
+      "Unified diff, cut at 200 lines (marked), long lines shortened; the text: get_document.",
+    ),
     authors: z.array(objectSchema({
       name: z.string(),
       self: z.boolean().describe("Your own edit."),
