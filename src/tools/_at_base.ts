@@ -38,7 +38,7 @@ export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
 
 export const conflictsShape = {
   conflicts: z.array(objectSchema({
-    edit: countField.describe("Index in edits (0 for a single edit)."),
+    edit: countField.describe("Which edit (0 if one)."),
     start_line: countField,
     end_line: countField,
     changed_by: z.array(z.string()),

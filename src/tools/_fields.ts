@@ -16,8 +16,7 @@ const GLOSSARY: Readonly<Record<string, string>> = {
   empty: "True when the pad has no text (or never existed).",
   length: "The pad's length in code points.",
   diff: "Unified diff of the change (pad text).",
-  suggestion_id:
-    "The held suggestion's id, for list_suggestions and withdraw_suggestion.",
+  suggestion_id: "The suggestion's id; withdraw_suggestion takes it.",
   confirm_token:
     "With status 'confirmation_required': once the person agrees, repeat the same call with it.",
   expires_in_seconds: "Seconds the confirm_token stays valid.",

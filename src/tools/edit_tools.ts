@@ -49,7 +49,7 @@ const ANNOTATIONS = {
   readOnlyHint: false,
   destructiveHint: true,
   idempotentHint: false,
-  openWorldHint: false,
+  openWorldHint: true,
 } as const;
 
 const MAX_EDITS = 100;

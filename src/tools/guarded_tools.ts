@@ -55,7 +55,7 @@ const SET_ANNOTATIONS = {
   readOnlyHint: false,
   destructiveHint: true,
   idempotentHint: true,
-  openWorldHint: false,
+  openWorldHint: true,
 } as const;
 
 const REPLACE_ANNOTATIONS = { ...SET_ANNOTATIONS, idempotentHint: false };

@@ -45,14 +45,14 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for a pad to change",
   description:
-    "Wait until a pad changes after since_revision, instead of polling; returns the diff, its authors (self: your edits, which count too) and decisions on your suggestions (each told once; one ends the wait). until 'change': the next revision, at once if already past; 'quiet': once changes pause for quiet_ms. Else timed_out at timeout_seconds; past clients' usual 60 s limit only with a progressToken (progress every 5 s). Who wrote each line: get_changes.",
+    "Wait until a pad changes after since_revision, instead of polling; returns the diff, its authors (self: yours, which count) and decisions on your suggestions (each once; one ends the wait). Ends per until, or timed_out at timeout_seconds; past clients' usual 60 s limit only with a progressToken (progress every 5 s). Who wrote each line: get_changes.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
     until: z.enum(["change", "quiet"]).default("change").describe(
-      "When to return.",
+      "'change': next revision (at once if past); 'quiet': a change, then a quiet_ms pause.",
     ),
-    quiet_ms: countSchema("With 'quiet': the pause that counts as done.")
+    quiet_ms: countSchema("With 'quiet': the pause.")
       .default(1500),
     timeout_seconds: z.number().min(0).max(600).default(
       DEFAULT_WAIT_SECONDS,
@@ -61,9 +61,13 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   outputSchema: objectSchema({
     id: z.string(),
     changed: z.boolean(),
-    timed_out: z.boolean(),
+    timed_out: z.boolean().describe(
+      "Both false: a decision on a suggestion ended the wait.",
+    ),
     revision: countField,
-    diff: z.string(),
+    diff: z.string().describe(
+      "Unified diff, cut at 200 lines (marked), long lines shortened; the text: get_document.",
+    ),
     authors: z.array(objectSchema({
       name: z.string(),
       self: z.boolean().describe("Your own edit."),
@@ -88,7 +92,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
     destructiveHint: false,
     // Each decision on a suggestion is reported once: a repeat differs.
     idempotentHint: false,
-    openWorldHint: false,
+    openWorldHint: true,
   },
   async run(args, context, call) {
     const live = LivePads.of(context.sessions);
@@ -199,7 +203,7 @@ const UNDO_ANNOTATIONS = {
   readOnlyHint: false,
   destructiveHint: true,
   idempotentHint: false,
-  openWorldHint: false,
+  openWorldHint: true,
 } as const;
 
 /** `undo_last_edit`. */

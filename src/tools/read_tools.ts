@@ -37,14 +37,14 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    `Read a pad's text and revision, whole or a page by offset and limit. Use it under 20,000 code points and for exact text to edit; longer: read_lines or search_document. A whole read stops at ${
+    `Read a pad's text and revision, whole or a page by offset and limit. Use it under 20,000 code points (length: get_document_info) and for exact text to edit; longer: read_lines or search_document. A whole read stops at ${
       MAX_TEXT_LENGTH.toLocaleString("en")
     } code points (truncated: true).`,
   inputSchema: objectSchema({
     id: padIdSchema,
-    offset: countSchema("Where to start; pass next_offset to read on.")
+    offset: countSchema("UTF-16 offset; next_offset reads on.")
       .optional().meta({ default: 0 }),
-    limit: countSchema("Most to return; omit for the rest.")
+    limit: countSchema("Most UTF-16 units; omit: the rest.")
       .optional(),
   }),
   outputSchema: objectSchema({
@@ -62,7 +62,7 @@ export const getDocumentTool: ToolDefinition = defineTool({
     next_offset: nullableCount.optional().describe(
       "null at the end.",
     ),
-    total_length: countField.optional().describe("In UTF-16 units."),
+    total_length: countField.optional().describe("Pad length, UTF-16."),
     ...untrustedShape,
   }),
   annotations: READ_ANNOTATIONS,

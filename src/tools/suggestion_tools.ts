@@ -99,7 +99,7 @@ export const withdrawSuggestionTool: ToolDefinition = defineTool({
   name: "withdraw_suggestion",
   title: "Withdraw suggestion",
   description:
-    "Withdraw your own pending suggestion so no one can accept it; the pad does not change. Use it when wrong or stale; decided ones and others' are refused. Ids: list_suggestions.",
+    "Withdraw your own pending suggestion so no one can accept it; the pad does not change. Use it when wrong or stale; decided, withdrawn and others' are refused (error). Ids: list_suggestions.",
   inputSchema: objectSchema({
     id: padIdSchema,
     suggestion_id: z.string().describe("From the suggested write."),
@@ -112,8 +112,9 @@ export const withdrawSuggestionTool: ToolDefinition = defineTool({
   annotations: {
     readOnlyHint: false,
     destructiveHint: false,
+    // A repeat is refused as already withdrawn and changes nothing more.
     idempotentHint: true,
-    openWorldHint: false,
+    openWorldHint: true,
   },
   async run({ id, suggestion_id }, context) {
     const outcome = await context.backend.suggestions.withdraw(

@@ -29,7 +29,10 @@ export interface ToolAnnotations {
   readonly destructiveHint: boolean;
   /** The same call twice has the effect of one. */
   readonly idempotentHint: boolean;
-  /** Reaches beyond the configured Rustpad server. */
+  /**
+   * Deals with an open world: true here, as a pad is shared with people
+   * whose typing the agent neither controls nor can foresee.
+   */
   readonly openWorldHint: boolean;
 }
 
@@ -220,7 +223,7 @@ export interface ToolDefinition<
  *     readOnlyHint: true,
  *     destructiveHint: false,
  *     idempotentHint: true,
- *     openWorldHint: false,
+ *     openWorldHint: true,
  *   },
  *   run: ({ text }) => Promise.resolve({ structuredContent: { text }, text: [text] }),
  * });

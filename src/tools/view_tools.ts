@@ -229,7 +229,7 @@ export const viewDecideSuggestionTool: ToolDefinition = defineTool({
     readOnlyHint: false,
     destructiveHint: false,
     idempotentHint: false,
-    openWorldHint: false,
+    openWorldHint: true,
   },
   async run({ id, suggestion_id, verdict }, context, call) {
     refuseModel(call, suggestion_id);

@@ -38,7 +38,7 @@ const ANNOTATIONS = {
   readOnlyHint: false,
   destructiveHint: false,
   idempotentHint: false,
-  openWorldHint: false,
+  openWorldHint: true,
 } as const;
 
 const LANGUAGE_ANNOTATIONS = { ...ANNOTATIONS, idempotentHint: true };

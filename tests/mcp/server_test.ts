@@ -115,7 +115,7 @@ Deno.test("every tool declares a title, an object outputSchema, all four annotat
       readOnlyHint: reads.includes(tool.name),
       destructiveHint: destructive.includes(tool.name),
       idempotentHint: idempotent.includes(tool.name),
-      openWorldHint: false,
+      openWorldHint: true,
     }, tool.name);
     // Result fields are described only where their name leaves something
     // open (tools/list size is pinned); every parameter is described.

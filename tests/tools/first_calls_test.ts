@@ -285,11 +285,12 @@ Deno.test("wait_for_change counts the agent's own edit and returns at once when 
   );
   assert.match(
     listed?.description ?? "",
-    /authors \(self: your edits, which count too\)/,
+    /authors \(self: yours, which count\)/,
   );
   assert.match(
-    listed?.description ?? "",
-    /'change': the next revision, at once if already past/,
+    (listed?.inputSchema.properties as Record<string, { description?: string }>)
+      .until?.description ?? "",
+    /'change': next revision \(at once if past\)/,
   );
   assert.match(listed?.description ?? "", /60 s/);
   await h.call("append_to_document", { id: "own", text: "mine" });

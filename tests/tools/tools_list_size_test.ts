@@ -160,6 +160,6 @@ Deno.test("no tool description repeats what its annotations say (Read-only.), an
   }
   assert.equal(
     document?.outputSchema.properties.total_length?.description,
-    "In UTF-16 units.",
+    "Pad length, UTF-16.",
   );
 });

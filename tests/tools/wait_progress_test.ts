@@ -23,8 +23,15 @@ Deno.test("wait_for_change waits 50 s by default, under the 60 s request timeout
     description,
     /past clients' usual 60 s limit only with a progressToken/,
   );
-  assert.match(description, /'quiet': once changes pause for quiet_ms/);
-  assert.match(description, /Else timed_out at timeout_seconds/);
+  const until = (listed?.inputSchema.properties as Record<
+    string,
+    { description?: string }
+  >).until;
+  assert.match(
+    until?.description ?? "",
+    /'quiet': a change, then a quiet_ms pause/,
+  );
+  assert.match(description, /Ends per until, or timed_out at timeout_seconds/);
 });
 
 Deno.test("wait_for_change outlasts a client's request timeout when the client resets it on progress", async () => {
