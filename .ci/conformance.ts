@@ -9,6 +9,10 @@ const SUITE = "npm:@modelcontextprotocol/conformance@0.2.0-alpha.12";
 const REVISIONS = ["2026-07-28", "2025-11-25"];
 const ROOT = new URL("../", import.meta.url);
 
+// A data directory of its own: --embedded starts its pad server as a process
+// of its own there, which this script stops at the end (the user's pads and
+// their pad server are never touched).
+const home = await Deno.makeTempDir({ prefix: "rustpad-conformance-" });
 const server = new Deno.Command(Deno.execPath(), {
   args: [
     "run",
@@ -18,7 +22,7 @@ const server = new Deno.Command(Deno.execPath(), {
     "127.0.0.1:0",
     "--embedded",
   ],
-  env: { NO_COLOR: "1" },
+  env: { NO_COLOR: "1", HOME: home, XDG_DATA_HOME: home },
   stdin: "null",
   stdout: "null",
   stderr: "piped",
@@ -71,4 +75,26 @@ for (const revision of REVISIONS) {
 }
 server.kill();
 await server.status;
+await stopPadServer(`${home}/rustpad-mcp/pads.server.json`);
+await Deno.remove(home, { recursive: true }).catch(() => {});
 Deno.exit(failed ? 1 : 0);
+
+/** SIGTERM the pad server whose address file is `path`, and wait for it. */
+async function stopPadServer(path: string): Promise<void> {
+  let pid: number;
+  try {
+    ({ pid } = JSON.parse(await Deno.readTextFile(path)));
+    Deno.kill(pid, "SIGTERM");
+  } catch {
+    return; // None was started, or it is gone.
+  }
+  // It removes its address file once it has stopped.
+  for (let i = 0; i < 100; i++) {
+    try {
+      await Deno.stat(path);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
