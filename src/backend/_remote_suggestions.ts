@@ -12,7 +12,11 @@ import type {
   SuggestionView,
 } from "../rustpad/suggestion_views.ts";
 import type { AgentLink } from "./_agent_link.ts";
-import { type HoldRequest, PadListeners } from "./_suggestion_views.ts";
+import {
+  heldFields,
+  type HoldRequest,
+  PadListeners,
+} from "./_suggestion_views.ts";
 import type { ChangeListener, Suggestions } from "./_suggestion_keeping.ts";
 
 /** How long one long poll waits on the pad server, in milliseconds. */
@@ -53,19 +57,10 @@ export class RemoteSuggestions implements Suggestions {
   }
 
   async hold(request: HoldRequest): Promise<SuggestionRecord> {
-    const { session } = request;
-    const info = session.users.get(session.userId);
     const record = await this.#link.post<SuggestionRecord>(
-      `suggestions/${encodeURIComponent(session.padId)}`,
+      `suggestions/${encodeURIComponent(request.session.padId)}`,
       {
-        identity: request.identity,
-        agent: request.agent,
-        author: { name: info?.name ?? "agent", hue: info?.hue ?? 0 },
-        summary: request.summary,
-        revision: session.revision,
-        operation: request.operation.toJSON(),
-        diff: request.diff,
-        ...(request.language !== undefined && { language: request.language }),
+        ...heldFields(request),
         ttlMs: this.#ttlMs,
         identities: this.#identities,
       },

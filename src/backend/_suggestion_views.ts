@@ -67,17 +67,17 @@ export interface HoldRequest {
   readonly language?: string;
 }
 
-/** The pending record of `request`, made at `now`, expiring `ttlMs` later. */
-export function heldRecord(
-  request: HoldRequest,
-  now: number,
-  ttlMs: number,
-): SuggestionRecord {
+/**
+ * What a suggestion of `request` says, whoever keeps it: this process, or
+ * the pad server's agent API.
+ */
+export function heldFields(request: HoldRequest): Omit<
+  SuggestionRecord,
+  "id" | "pad" | "status" | "createdAt" | "expiresAt"
+> {
   const { session } = request;
   const info = session.users.get(session.userId);
   return {
-    id: `s${crypto.randomUUID().replaceAll("-", "").slice(0, 11)}`,
-    pad: session.padId,
     identity: request.identity,
     agent: request.agent,
     // The agent's name and colour as its connection announced them.
@@ -87,6 +87,19 @@ export function heldRecord(
     operation: request.operation.toJSON(),
     diff: request.diff,
     ...(request.language !== undefined && { language: request.language }),
+  };
+}
+
+/** The pending record of `request`, made at `now`, expiring `ttlMs` later. */
+export function heldRecord(
+  request: HoldRequest,
+  now: number,
+  ttlMs: number,
+): SuggestionRecord {
+  return {
+    id: `s${crypto.randomUUID().replaceAll("-", "").slice(0, 11)}`,
+    pad: request.session.padId,
+    ...heldFields(request),
     status: "pending",
     createdAt: now,
     expiresAt: now + ttlMs,

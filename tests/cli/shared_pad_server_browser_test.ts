@@ -5,6 +5,7 @@
 // writing.
 
 import assert from "node:assert/strict";
+import { waitFor } from "../_wait.ts";
 import { Browser, type Page } from "../pad_server/_browser.ts";
 import { scratchHome } from "./_run.ts";
 import { embedded } from "./_embedded.ts";
@@ -34,18 +35,13 @@ function running(pid: number): boolean {
   }
 }
 
-/** Wait until `condition` holds, polling every 20 ms, for up to `ms`. */
-async function until(
+/** Wait until `condition` holds, for up to `ms` (a process starts slowly). */
+function until(
   condition: () => boolean | Promise<boolean>,
   what: string,
   ms = 15_000,
 ): Promise<void> {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
+  return waitFor(condition, what, ms);
 }
 
 Deno.test("the first --embedded agent, which started the pad server, exits while a person types in a real browser: the page never shows Disconnected, everything typed is in the pad, and the second agent reads it and its edit appears in the page", async () => {

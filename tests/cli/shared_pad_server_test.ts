@@ -3,6 +3,7 @@
 // SDK client, pad-server processes, a raw-socket person).
 
 import assert from "node:assert/strict";
+import { waitFor } from "../_wait.ts";
 import {
   agentSecret,
   SqlitePadDatabase,
@@ -13,18 +14,13 @@ import { RawPerson } from "../_person.ts";
 import { lockHeld, MOD, type ScratchHome, scratchHome } from "./_run.ts";
 import { embedded } from "./_embedded.ts";
 
-/** Wait until `condition` holds, polling every 25 ms, for up to `ms`. */
-async function until(
+/** Wait until `condition` holds, for up to `ms` (a process starts slowly). */
+function until(
   condition: () => boolean | Promise<boolean>,
   what: string,
   ms = 15_000,
 ): Promise<void> {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
+  return waitFor(condition, what, ms);
 }
 
 /** The default pad server's files in `home`. */
