@@ -2,29 +2,26 @@
 // Rustpad answers 404): the secret, the capability probe that chooses
 // where suggestions and authors live, and the requests.
 
-/** Where the secret comes from, when no option gives it. */
+/** The variables that name the secret (see `src/config/`). */
 export const AGENT_SECRET_VARIABLE = "RUSTPAD_AGENT_SECRET";
-/** A file holding it (the pad server's `agent.secret`), instead. */
 export const AGENT_SECRET_FILE_VARIABLE = "RUSTPAD_AGENT_SECRET_FILE";
 
 /**
- * The agent secret: `RUSTPAD_AGENT_SECRET`, else the first line of the
- * file `RUSTPAD_AGENT_SECRET_FILE` names, else `undefined`.
+ * The agent secret the configuration names: `RUSTPAD_AGENT_SECRET`, else
+ * the first line of the file `RUSTPAD_AGENT_SECRET_FILE` names, else
+ * `undefined`.
  *
  * @throws {Error} If the file is named but cannot be read.
  */
-export function agentSecretFromEnv(): string | undefined {
-  const get = (name: string) => {
-    try {
-      return Deno.env.get(name);
-    } catch {
-      return undefined; // No --allow-env: no secret.
-    }
-  };
-  const secret = get(AGENT_SECRET_VARIABLE);
-  if (secret !== undefined && secret !== "") return secret;
-  const path = get(AGENT_SECRET_FILE_VARIABLE);
-  if (path === undefined || path === "") return undefined;
+export function configuredAgentSecret(
+  config: {
+    agentSecretText: string | undefined;
+    agentSecretFile: string | undefined;
+  },
+): string | undefined {
+  if (config.agentSecretText) return config.agentSecretText;
+  const path = config.agentSecretFile;
+  if (!path) return undefined;
   try {
     return Deno.readTextFileSync(path).split("\n")[0]!.trim();
   } catch (error) {

@@ -22,7 +22,7 @@ import { UpstreamHealth } from "./upstream_health.ts";
 import { MemoryState, type StateStore } from "./state_store.ts";
 import { SuggestionBook, type Suggestions } from "./suggestions.ts";
 import { ChosenSuggestions } from "./_suggestion_keeping.ts";
-import { AgentLink, agentSecretFromEnv } from "./_agent_link.ts";
+import { AgentLink, configuredAgentSecret } from "./_agent_link.ts";
 import { RemoteSuggestions } from "./_remote_suggestions.ts";
 import { SharedAuthors } from "./_shared_authors.ts";
 import { claimAccepted } from "./_suggestion_apply.ts";
@@ -139,7 +139,7 @@ export class Backend implements AsyncDisposable {
       identities: options.identities ?? 1,
     });
     const agentSecret = options.agentSecret ?? config.agentSecret ??
-      agentSecretFromEnv();
+      configuredAgentSecret(config);
     const link = new AgentLink(
       config.rustpadUrl,
       agentSecret,
