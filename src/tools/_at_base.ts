@@ -33,7 +33,7 @@ export const baseRevisionSchema = countSchema(
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
   .meta({ default: "refuse" }).describe(
-    "'merge': apply over people's changes there, keeping both.",
+    "With base_revision: 'merge' applies over others' changes there, keeping both.",
   );
 
 export const conflictsShape = {

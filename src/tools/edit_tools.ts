@@ -73,8 +73,9 @@ const editSchema = strictObjectSchema({
 }).meta({
   additionalProperties: false,
   // Which fields each form needs, for clients; toBatchEdit says it too.
-  anyOf: [{ required: ["old_string", "new_string"] }, {
-    required: ["start_line", "end_line", "new_string"],
+  // (new_string is in `required` already.)
+  anyOf: [{ required: ["old_string"] }, {
+    required: ["start_line", "end_line"],
   }],
 });
 
@@ -125,7 +126,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   name: "edit_document",
   title: "Edit parts of a pad",
   description:
-    "Make up to 100 edits to a pad as one all-or-nothing operation, for several changes or line ranges (one string: replace_in_document; at the end: append_to_document). Each edit refers to the pad as read: never shift line numbers for earlier edits. Line edit: read_lines' numbers, inclusive (end_line = start_line - 1 inserts); a final newline is added, CRLF kept. Edits must not overlap; one matching nowhere, or several places without replace_all, fails all. Asks a person first if a replace_all hits several places or it deletes over half the pad.",
+    "Apply up to 100 edits to a pad all-or-nothing, for several changes or line ranges (one string: replace_in_document; at the end: append_to_document). Each edit refers to the pad as read: never shift line numbers for earlier edits. Line edit: read_lines' numbers, inclusive (end_line = start_line - 1 inserts); new_string gets a final newline if missing, CRLF kept. Edits must not overlap; if one matches nowhere, or several places without replace_all, none apply. Asks your user first if a replace_all hits several places or it deletes over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(

@@ -51,14 +51,15 @@ import {
 import { avoidPeopleSchema } from "./_presence.ts";
 import type { ToolDefinition } from "./tool.ts";
 
+// Not idempotent: with suggest: true, each call holds another suggestion.
 const SET_ANNOTATIONS = {
   readOnlyHint: false,
   destructiveHint: true,
-  idempotentHint: true,
+  idempotentHint: false,
   openWorldHint: true,
 } as const;
 
-const REPLACE_ANNOTATIONS = { ...SET_ANNOTATIONS, idempotentHint: false };
+const REPLACE_ANNOTATIONS = SET_ANNOTATIONS;
 
 /** Whether `search` without `read_lines` prefixes occurs in `text`. */
 function occursWithoutLineNumbers(text: string, search: string): boolean {
@@ -118,7 +119,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   name: "set_document",
   title: "Replace a pad's whole text",
   description:
-    "Replace a pad's whole text; returns the diff. Only for full rewrites; parts: edit_document or replace_in_document. Asks a person first on a non-empty pad; fails if the pad changes while they decide.",
+    "Replace a pad's whole text; returns the diff. Parts: edit_document or replace_in_document. Asks your user first on a non-empty pad; fails if the pad changes while they decide.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),
@@ -195,7 +196,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace text in a pad, changing only what matched: an exact string (case and whitespace count) or an RE2 regex. Several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks a person first if replace_all hits several places.",
+    "Replace text in a pad, changing only what matched: an exact string (case and whitespace count) or an RE2 regex. Several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks your user first if replace_all hits several places.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {
@@ -210,7 +211,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
       "Skip matches inside words ('foo' in 'food'), regex too.",
     ),
     regex: flagSchema(
-      "search is RE2 ((?i): any case); replace takes $1, $<name>, $&.",
+      "search is RE2 ((?i): any case); replace takes $1, $<name>, $&, $$.",
     ),
     base_revision: baseRevisionSchema,
     confirm_token: confirmTokenSchema,

@@ -59,13 +59,13 @@ export const readLinesTool: ToolDefinition = defineTool({
   name: "read_lines",
   title: "Read a pad's lines",
   description:
-    `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy), line_count from start_line; next_start_line reads on. For long pads and edit_document's line numbers; exact short text: get_document. Lines over ${
+    `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy); next_start_line reads on. For long pads and edit_document's line numbers; exact short text: get_document. Lines over ${
       MAX_LINE_LENGTH.toLocaleString("en")
-    } code points are cut (whole line: get_document); CRLF shows as LF but is kept.`,
+    } code points end '… [line cut: …]' (whole line: get_document); CRLF shows as LF but is kept.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
-    line_count: positiveSchema("Lines to read.")
+    line_count: positiveSchema("Lines to read (no cap).")
       .default(2000),
   }),
   outputSchema: objectSchema({
@@ -140,7 +140,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad like grep, with line, column and context. Use it in long pads to find what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround or backreferences, ASCII \\d \\w \\b, ^ $ per line (CRLF: \\r?$).`,
+    `Find text in a pad like grep. Use it in long pads to find what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround or backreferences, ASCII \\d \\w \\b, ^ $ per line (CRLF: \\r?$). A match may span lines.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {

@@ -45,7 +45,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for a pad to change",
   description:
-    "Wait until a pad changes after since_revision, instead of polling; returns the diff, its authors (self: yours, which count) and decisions on your suggestions (each once; one ends the wait). Ends per until, or timed_out at timeout_seconds; past clients' usual 60 s limit only with a progressToken (progress every 5 s). Who wrote each line: get_changes.",
+    "Wait until a pad changes after since_revision, instead of polling; returns the diff, its authors (self: you; your edits end it too) and decisions on your suggestions (each reported once; any ends the wait). Ends per until, or timed_out at timeout_seconds (clients often stop at 60 s without a progressToken). Who wrote each line: get_changes.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
@@ -64,7 +64,9 @@ export const waitForChangeTool: ToolDefinition = defineTool({
     timed_out: z.boolean().describe(
       "Both false: a decision on a suggestion ended the wait.",
     ),
-    revision: countField,
+    revision: countField.describe(
+      "The pad's revision; pass as since_revision to wait again.",
+    ),
     diff: z.string().describe(
       "Unified diff, cut at 200 lines (marked), long lines shortened; the text: get_document.",
     ),
@@ -211,7 +213,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
   title: "Undo your last edit",
   description:
-    "Undo your latest edit to a pad (or the one edit_id names); call again to go further back. Not for others' edits (use edit_document). Fails if you have no edit left there, or others changed its text since. Asks a person first if it would delete over half the pad.",
+    "Undo your latest edit to a pad (or the one edit_id names); call again to go further back. Not for others' edits (use edit_document). Fails if you have no edit left there, or others changed its text since. Asks your user first if it would delete over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edit_id: z.string().optional().describe(
@@ -225,7 +227,9 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
     undone_revision: countField.optional().describe(
       "The revision the undone edit's write reported.",
     ),
-    remaining: countField.optional().describe("Your edits still undoable."),
+    remaining: countField.optional().describe(
+      "Your edits (this identity's) still undoable on this pad.",
+    ),
   }),
   annotations: UNDO_ANNOTATIONS,
   async write({ id, edit_id, confirm_token }, gate, context) {

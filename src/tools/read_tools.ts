@@ -37,14 +37,14 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    `Read a pad's text and revision, whole or a page by offset and limit. Use it under 20,000 code points (length: get_document_info) and for exact text to edit; longer: read_lines or search_document. A whole read stops at ${
+    `Read a pad's text, whole or a page by offset and limit. Use it on pads under 20,000 code points (length: get_document_info) and for exact text to edit; longer: read_lines or search_document. A read without offset or limit stops at ${
       MAX_TEXT_LENGTH.toLocaleString("en")
     } code points (truncated: true).`,
   inputSchema: objectSchema({
     id: padIdSchema,
     offset: countSchema("UTF-16 offset; next_offset reads on.")
       .optional().meta({ default: 0 }),
-    limit: countSchema("Most UTF-16 units; omit: the rest.")
+    limit: countSchema("Max UTF-16 units; omit: to the end.")
       .optional(),
   }),
   outputSchema: objectSchema({
@@ -120,7 +120,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   name: "get_document_info",
   title: "Inspect a pad",
   description:
-    "Get a pad's live state, not its text: url, length (code points), revision, language and who is in it, with cursors. Use it to see who is where before writing; text: get_document.",
+    "Get a pad's live state, not its text: url, length, revision, language and who is in it, with cursors. Use it to see who is where before writing; text: get_document.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),

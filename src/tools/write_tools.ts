@@ -41,7 +41,8 @@ const ANNOTATIONS = {
   openWorldHint: true,
 } as const;
 
-const LANGUAGE_ANNOTATIONS = { ...ANNOTATIONS, idempotentHint: true };
+// Not idempotent: with suggest: true, each call holds another suggestion.
+const LANGUAGE_ANNOTATIONS = ANNOTATIONS;
 
 /** Twelve characters from lowercase letters and digits, like Rustpad's own. */
 function randomPadId(): string {
@@ -118,12 +119,11 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   name: "create_document",
   title: "Create a pad",
   description:
-    "Create a new pad; returns its url to share. New pads only: an id whose pad has text is refused (an empty one counts as new); existing pads: set_document or edit_document.",
+    "Create a pad; returns its url to share. An id whose pad has text fails (an empty one counts as new); existing pads: set_document or edit_document.",
   inputSchema: objectSchema({
-    id: padIdSchema.optional().describe(
-      "Pad id to create (letters, digits, . _ -); omit for random.",
-    ),
-    text: textSchema("Initial text of the pad.").optional(),
+    id: padIdSchema.meta({ pattern: "^[A-Za-z0-9._-]+$" }).optional()
+      .describe("Pad id to create; omit for random."),
+    text: textSchema("Initial text; omit: empty.").optional(),
     language: languageSchema.optional(),
     confirm_token: confirmTokenSchema,
     idempotency_key: idempotencyKeySchema,
@@ -192,10 +192,10 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
     "Append text verbatim at the end of a pad. To change existing text: edit_document; a new pad: create_document.",
   inputSchema: objectSchema({
     id: padIdSchema,
-    text: textSchema("Text to append, verbatim."),
+    text: textSchema("Text to append."),
     new_line: flagSchema(
       "Add '\\n' first unless the pad is empty or ends with one.",
-    ),
+    ).meta({ default: false }),
     confirm_token: confirmTokenSchema,
     idempotency_key: idempotencyKeySchema,
   }),
@@ -203,7 +203,7 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
     ...writeOutputShape,
     new_line_added: z.boolean().optional(),
     note: z.string().optional().describe(
-      "Set when a dropped connection hid the acknowledgement.",
+      "Set when a dropped connection hid the acknowledgement: read the pad before retrying, or retry with the same idempotency_key.",
     ),
   }),
   annotations: ANNOTATIONS,
@@ -258,7 +258,14 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
     status: writeStatus(),
     id: z.string(),
     language: z.string().optional(),
-    ...askedShape,
+    // What a held language answers with (status 'suggested').
+    suggestion_id: writeOutputShape.suggestion_id,
+    url: writeOutputShape.url,
+    revision: writeOutputShape.revision,
+    diff: z.string().optional().describe("Empty: a language changes no text."),
+    confirm_token: askedShape.confirm_token,
+    expires_in_seconds: askedShape.expires_in_seconds,
+    message: askedShape.message,
   }),
   annotations: LANGUAGE_ANNOTATIONS,
   async write({ id, confirm_token, ...args }, gate, context) {

@@ -91,8 +91,6 @@ Deno.test("every tool declares a title, an object outputSchema, all four annotat
     "search_document",
     "get_document_info",
     "get_stats",
-    "set_document",
-    "set_language",
     "get_changes",
     "list_suggestions",
     "withdraw_suggestion",

@@ -285,7 +285,7 @@ Deno.test("wait_for_change counts the agent's own edit and returns at once when 
   );
   assert.match(
     listed?.description ?? "",
-    /authors \(self: yours, which count\)/,
+    /authors \(self: you; your edits end it too\)/,
   );
   assert.match(
     (listed?.inputSchema.properties as Record<string, { description?: string }>)
@@ -355,9 +355,15 @@ Deno.test("set_language takes no idempotency_key, and on_conflict says 'merge' k
   assert.ok(
     !("idempotency_key" in (await inputOf(h, "set_language")).properties),
   );
+  // Its output names what it can answer: a suggestion's id, never a replay.
+  const { tools } = await h.client.listTools();
+  const output = tools.find((tool) => tool.name === "set_language")
+    ?.outputSchema?.properties ?? {};
+  assert.ok("suggestion_id" in output, Object.keys(output).join(", "));
+  assert.ok(!("replayed" in output), Object.keys(output).join(", "));
   const onConflict = (await inputOf(h, "edit_document")).properties.on_conflict;
   assert.match(
     onConflict?.description ?? "",
-    /'merge': apply over people's changes there, keeping both/,
+    /With base_revision: 'merge' applies over others' changes there, keeping both/,
   );
 });

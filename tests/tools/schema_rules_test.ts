@@ -12,6 +12,7 @@ import type { Tool } from "@modelcontextprotocol/client";
 import { startHttp } from "../_http.ts";
 import { uiClient } from "../mcp/_ui_client.ts";
 import { MAX_TEXT_LENGTH, TOOL_NAMES } from "../../src/mod.ts";
+import { padIdProblem } from "../../src/rustpad/pad_id.ts";
 
 type Schema = {
   type?: string | string[];
@@ -129,11 +130,8 @@ for (const era of ["legacy", "modern"] as const) {
     const edit = tools.find((tool) => tool.name === "edit_document")!;
     const items = (edit.inputSchema as Schema).properties!.edits!.items!;
     const forms = (items.anyOf ?? []).map((form) => form.required ?? []);
-    assert.deepEqual(forms, [["old_string", "new_string"], [
-      "start_line",
-      "end_line",
-      "new_string",
-    ]]);
+    assert.deepEqual(forms, [["old_string"], ["start_line", "end_line"]]);
+    assert.deepEqual(items.required, ["new_string"]);
   });
 }
 
@@ -160,5 +158,24 @@ Deno.test("RUSTPAD_SUGGEST=always states suggest's default, true, in the schema;
       assert.equal(suggest.default, value, `${mode}: ${tool.name}`);
     }
     assert.ok(seen >= 7, `${mode}: ${seen} tools take suggest`);
+  }
+});
+
+Deno.test("create_document's id pattern in the schema accepts exactly the ids the server takes (but '.' and '..')", async () => {
+  const tools = await listed("modern");
+  const create = tools.find((tool) => tool.name === "create_document")!;
+  const id = (create.inputSchema as Schema).properties!.id as {
+    pattern?: string;
+  };
+  assert.ok(id.pattern, "create_document's id states its pattern");
+  const pattern = new RegExp(id.pattern);
+  for (
+    const candidate of ["abc", "A.b_c-9", "a b", "é", "x#y", "a/b", "", "%41"]
+  ) {
+    assert.equal(
+      pattern.test(candidate),
+      padIdProblem(candidate) === undefined,
+      candidate,
+    );
   }
 });

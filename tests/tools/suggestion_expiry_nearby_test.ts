@@ -128,6 +128,7 @@ Deno.test("a suggested set_language changes nothing until accepted over HTTP, th
     }),
   );
   assert.equal(made.status, "suggested");
+  assert.match(String(made.suggestion_id), /\S/);
   assert.equal(await languageOf("sn-lang"), before);
   const [shown] = (await listed(h, "sn-lang")).suggestions as {
     id: string;
