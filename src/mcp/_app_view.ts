@@ -79,6 +79,7 @@ export function viewRefusal(name: string, host: HostSays): string | undefined {
 export function registerPadView(
   mcp: McpServer,
   registered: ReadonlyMap<string, RegisteredTool>,
+  generated?: ListToolsResult,
 ): void {
   mcp.registerResource(
     "Pad view",
@@ -112,8 +113,10 @@ export function registerPadView(
     }
   }
   const listed = sdkHandlers(mcp);
+  SDK_LISTS.set(mcp, listed);
   mcp.server.setRequestHandler("tools/list", async (request, ctx) => {
-    const all = await listed("tools/list", request, ctx) as ListToolsResult;
+    const all = generated ??
+      await listed("tools/list", request, ctx) as ListToolsResult;
     if (rendersViews(requestCapabilities(mcp, ctx))) return all;
     return {
       ...all,
@@ -134,6 +137,29 @@ export function registerPadView(
       resources: all.resources.filter((each) => each.uri !== PAD_VIEW_URI),
     };
   });
+}
+
+/** The SDK's own list handlers of each server, by server. */
+const SDK_LISTS = new WeakMap<McpServer, ReturnType<typeof sdkHandlers>>();
+
+/**
+ * The tools/list the SDK itself builds for `mcp` (after
+ * {@linkcode registerPadView}), every tool and `_meta` included: what
+ * `_tools_list.json` must hold for its configuration.
+ */
+export async function sdkToolsList(mcp: McpServer): Promise<ListToolsResult> {
+  const listed = SDK_LISTS.get(mcp);
+  if (listed === undefined) {
+    throw new Error(
+      "Cannot list the SDK's tools as registerPadView has not run on this server",
+    );
+  }
+  const ctx = { mcpReq: { id: 0 } } as unknown as ServerContext;
+  return await listed(
+    "tools/list",
+    { method: "tools/list" },
+    ctx,
+  ) as ListToolsResult;
 }
 
 /**

@@ -10,7 +10,7 @@
 
 // @ts-types="@modelcontextprotocol/server"
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
-import { concatBytes } from "../http/mod.ts";
+import { concatBytes } from "../http/bytes.ts";
 
 /** Strings shorter than this are escaped twice: it costs less than a search. */
 const SHARED_TEXT_MIN = 8192;

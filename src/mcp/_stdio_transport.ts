@@ -11,7 +11,7 @@ import {
   parseJSONRPCMessage,
   type Transport,
 } from "@modelcontextprotocol/server";
-import { concatBytes } from "../http/mod.ts";
+import { concatBytes } from "../http/bytes.ts";
 import { LineIdScanner } from "./_line_id_scanner.ts";
 import { messageLine } from "./_message_json.ts";
 

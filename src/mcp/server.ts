@@ -27,6 +27,7 @@ import { INSTRUCTIONS } from "./instructions.ts";
 import { attachLogging } from "./_logging.ts";
 import { registerResources } from "./_resources.ts";
 import { registerTools } from "./_tools.ts";
+import { cachedToolsList } from "./_tools_list.ts";
 import { registerPadView } from "./_app_view.ts";
 import { PadListeners, routeListens } from "./_listen.ts";
 
@@ -279,6 +280,6 @@ export function buildServer(era: Era, context: ToolContext): McpServer {
     context,
     ERAS[era].confirmRoute(mcp, context.config),
   );
-  registerPadView(mcp, registered);
+  registerPadView(mcp, registered, cachedToolsList(context.config));
   return mcp;
 }
