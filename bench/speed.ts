@@ -94,8 +94,9 @@ function row(
 
 // 0. The start, first, on a machine no row has loaded yet. The servers
 // are given a pad server that is not there: a start does not reach it.
+// The default configuration: what an MCP client starts (no tool is called).
 const started = await startRows(
-  { RUSTPAD_URL: "http://127.0.0.1:9", RUSTPAD_CONFIRM: "never" },
+  { RUSTPAD_URL: "http://127.0.0.1:9" },
   QUICK ? 5 : 15,
 );
 rows.push(...started.rows);

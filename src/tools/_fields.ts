@@ -53,7 +53,7 @@ const GLOSSARY: Readonly<Record<string, string>> = {
   edits_applied: "How many edits the operation made.",
   total_lines: "Lines in the pad.",
   total_matches: "All matches, those past max_results included.",
-  line_text: "The whole line the match is on.",
+  line_text: "The whole line the match starts on.",
   before: "Context lines before the match.",
   after: "Context lines after the match.",
   changed: "True when the pad's text changed.",

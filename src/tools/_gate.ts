@@ -179,9 +179,10 @@ export function writeGate(
       let at = outcome.revision - 1;
       let mark = outcome.mark;
       if (outcome.recovered) {
-        const session = await context.sessions.get(padId);
-        at = landedAt(session, sent) ?? -1;
-        mark = markOf(session, at);
+        // The edit landed: a connection lost again now costs only where.
+        const session = await context.sessions.get(padId).catch(() => null);
+        at = session === null ? -1 : landedAt(session, sent) ?? -1;
+        mark = session === null ? mark : markOf(session, at);
       }
       const written: WriteOutcome = {
         revision: outcome.revision,

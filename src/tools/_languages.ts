@@ -175,5 +175,5 @@ export const languageSchema: z.ZodString = z.string().check((context) => {
     });
   }
 }).describe(
-  "A menu id ('python') or name ('Python').",
+  "A menu id ('python') or name ('Python'); others fail, listing the menu.",
 );

@@ -163,7 +163,7 @@ const RECENT_MS = 10_000;
 
 /** The `avoid_people` parameter of the tools that edit parts of a pad. */
 export const avoidPeopleSchema = z.boolean().optional().describe(
-  "Refuse if a person's cursor moved near it in the last 10 s.",
+  "Fail if someone's cursor was on or next to its lines in the last 10 s.",
 );
 
 /**

@@ -3,7 +3,7 @@
 // the claim of what it wrote for its agent, and the result fields they
 // share.
 
-import { z } from "zod";
+import type { z } from "zod";
 import type { KeyedCall } from "../backend/state_store.ts";
 import type { ConfirmationOutcome } from "../safety/confirmation.ts";
 import type { Diff } from "../text/diff.ts";
@@ -14,12 +14,19 @@ import {
   writeGate,
 } from "./_gate.ts";
 import { idempotent } from "./_idempotent.ts";
+import { QUOTED } from "./_write_shapes.ts";
 import { SUGGEST_SHAPE, Suggested, suggests } from "./_suggest.ts";
 export { idempotencyKeySchema } from "./_idempotent.ts";
 export { NothingToChange, type WriteGate, type WriteOutcome } from "./_gate.ts";
-import { nearbyAt, nearbySchema, type PeopleNearby } from "./_presence.ts";
+export {
+  askedShape,
+  QUOTED,
+  quotedShape,
+  writeOutputShape,
+  writeStatus,
+} from "./_write_shapes.ts";
+import { nearbyAt, type PeopleNearby } from "./_presence.ts";
 import {
-  countField,
   hasRead,
   markRead,
   objectSchema,
@@ -145,8 +152,10 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
       if (error instanceof Suggested) {
         return withPeopleNearby(suggestedResult(context, error), error.nearby);
       }
-      if (!(error instanceof NothingToChange) || id === undefined) throw error;
-      return unchangedResult(context, id, error);
+      if (error instanceof NothingToChange && id !== undefined) {
+        return unchangedResult(context, id, error);
+      }
+      throw landedBefore(gate, error);
     } finally {
       await claimLanded(context, gate);
     }
@@ -155,19 +164,23 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
       status?: unknown;
       revision?: unknown;
     };
-    if (
-      written.status === "applied" && typeof written.id === "string" &&
-      typeof written.revision === "number"
-    ) {
-      result = withPeopleNearby(
-        result,
-        await nearbyAt(context, written.id, written.revision),
-      );
-    }
-    if (written.status === "applied" && typeof written.id === "string") {
-      // What this connection wrote, it has seen.
-      markRead(context, written.id);
-      result = await withEditId(context, gate, written.id, result);
+    try {
+      if (
+        written.status === "applied" && typeof written.id === "string" &&
+        typeof written.revision === "number"
+      ) {
+        result = withPeopleNearby(
+          result,
+          await nearbyAt(context, written.id, written.revision),
+        );
+      }
+      if (written.status === "applied" && typeof written.id === "string") {
+        // What this connection wrote, it has seen.
+        markRead(context, written.id);
+        result = await withEditId(context, gate, written.id, result);
+      }
+    } catch (error) {
+      throw landedBefore(gate, error);
     }
     return result;
   };
@@ -184,82 +197,6 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
       ),
   };
 }
-
-const STATUSES = z.enum([
-  "applied",
-  "suggested",
-  "unchanged",
-  "dry_run",
-  "conflict",
-  "declined",
-  "confirmation_required",
-]);
-
-/**
- * A write result's `status`: "applied", "declined", "confirmation_required"
- * and the `extra` ones this tool can answer with.
- */
-export function writeStatus(
-  ...extra: ("dry_run" | "conflict")[]
-): z.ZodEnum {
-  return STATUSES.extract([
-    "applied",
-    "suggested",
-    "unchanged",
-    ...extra,
-    "declined",
-    "confirmation_required",
-  ]).describe(
-    "Only 'applied' changed the pad; 'suggested' holds the write until a person decides; any other status changed nothing.",
-  );
-}
-
-/**
- * The result fields of a write that asked a person instead of writing
- * (README, "Confirmation"), and of a replayed `idempotency_key`.
- */
-export const askedShape = {
-  confirm_token: z.string().optional(),
-  expires_in_seconds: countField.optional(),
-  message: z.string().optional(),
-  replayed: z.boolean().optional(),
-};
-
-/**
- * The marker on a write result that quotes pad text (a diff, conflicts,
- * people's names): the same as on reads.
- */
-export const quotedShape = {
-  untrusted: z.literal(true).optional(),
-  source: z.literal("rustpad").optional(),
-};
-
-/** The marker's values, for a result that quotes pad text. */
-export const QUOTED = { untrusted: true, source: "rustpad" } as const;
-
-/**
- * The result fields every tool that writes text shares. Only what a name
- * leaves open is described; the rules behind status, tokens and keys are in
- * INSTRUCTIONS.
- */
-export const writeOutputShape = {
-  status: writeStatus(),
-  id: z.string(),
-  url: z.string().optional(),
-  revision: countField.optional(),
-  length: countField.optional().describe("In code points."),
-  diff: z.string().optional(),
-  suggestion_id: z.string().optional(),
-  diff_truncated: z.boolean().optional().describe(
-    "True when the diff was cut (past 200 lines).",
-  ),
-  people_nearby: nearbySchema,
-  edit_id: z.string().optional().describe(
-    "Pass to undo_last_edit to undo exactly this edit.",
-  ),
-  ...askedShape,
-  ...quotedShape,
-};
 
 /** The result for a confirmation that did not end in "go ahead". */
 export function notConfirmed(
@@ -322,6 +259,19 @@ export function appliedResult(
     },
     summary,
     diff,
+  );
+}
+
+/**
+ * `error` as it must be told when `gate` had already landed an edit: never
+ * "nothing was changed" (a model would write it again), but where it is.
+ */
+function landedBefore(gate: WriteGate, error: unknown): unknown {
+  const last = gate.landed.at(-1);
+  if (last === undefined || !(error instanceof Error)) return error;
+  return new Error(
+    `${error.message}. This came after the edit had landed on pad "${last.padId}" at revision ${last.outcome.revision}: it is in the pad, so do not write it again; read the pad before going on`,
+    { cause: error },
   );
 }
 

@@ -119,7 +119,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   name: "set_document",
   title: "Replace a pad's whole text",
   description:
-    "Replace a pad's whole text; returns the diff. Parts: edit_document or replace_in_document. Asks your user first on a non-empty pad; fails if the pad changes while they decide.",
+    "Replace a pad's whole text. Parts: edit_document or replace_in_document. Asks your user first on a non-empty pad; errors if the pad changes while they decide.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),
@@ -211,7 +211,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
       "Skip matches inside words ('foo' in 'food'), regex too.",
     ),
     regex: flagSchema(
-      "search is RE2 ((?i): any case); replace takes $1, $<name>, $&, $$.",
+      "search is RE2, ^ $ per line ((?i): any case); replace takes $1, $<name>, $&, $$.",
     ),
     base_revision: baseRevisionSchema,
     confirm_token: confirmTokenSchema,

@@ -65,7 +65,7 @@ export const readLinesTool: ToolDefinition = defineTool({
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
-    line_count: positiveSchema("Lines to read (no cap).")
+    line_count: positiveSchema("Lines to read.")
       .default(2000),
   }),
   outputSchema: objectSchema({
@@ -140,7 +140,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad like grep. Use it in long pads to find what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround or backreferences, ASCII \\d \\w \\b, ^ $ per line (CRLF: \\r?$). A match may span lines.`,
+    `Find text in a pad. Use it in long pads to find what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround or backreferences, ASCII \\d \\w \\b, ^ $ per line (CRLF: \\r?$). A match may span lines.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {

@@ -45,7 +45,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for a pad to change",
   description:
-    "Wait until a pad changes after since_revision, instead of polling; returns the diff, its authors (self: you; your edits end it too) and decisions on your suggestions (each reported once; any ends the wait). Ends per until, or timed_out at timeout_seconds (clients often stop at 60 s without a progressToken). Who wrote each line: get_changes.",
+    "Wait until a pad changes after since_revision, instead of polling; returns the diff, its authors (your edits end it too) and decisions on your suggestions (each reported once; any ends the wait). Ends per until, or timed_out at timeout_seconds (many clients cut calls off at 60 s). Who wrote each line: get_changes.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),

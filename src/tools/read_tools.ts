@@ -37,14 +37,14 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    `Read a pad's text, whole or a page by offset and limit. Use it on pads under 20,000 code points (length: get_document_info) and for exact text to edit; longer: read_lines or search_document. A read without offset or limit stops at ${
+    `Read a pad's text, whole or a page by offset and limit. Use it on pads under 20,000 code points (length: get_document_info) and for exact text to edit; longer: read_lines or search_document. Any read stops at ${
       MAX_TEXT_LENGTH.toLocaleString("en")
     } code points (truncated: true).`,
   inputSchema: objectSchema({
     id: padIdSchema,
     offset: countSchema("UTF-16 offset; next_offset reads on.")
       .optional().meta({ default: 0 }),
-    limit: countSchema("Max UTF-16 units; omit: to the end.")
+    limit: countSchema("Max UTF-16 units; omit: up to the cap.")
       .optional(),
   }),
   outputSchema: objectSchema({
@@ -52,7 +52,7 @@ export const getDocumentTool: ToolDefinition = defineTool({
     text: z.string().describe("The pad's text, or the page read."),
     empty: z.boolean(),
     truncated: z.boolean().describe(
-      "A whole read was cut at the size limit; next_offset reads on.",
+      "The read was cut at the size limit; next_offset reads on.",
     ),
     note: noteField,
     revision: countField,
@@ -69,14 +69,15 @@ export const getDocumentTool: ToolDefinition = defineTool({
   async run({ id, offset, limit }, context) {
     const { text: whole, length, revision } = await readPad(context, id);
     const paged = offset !== undefined || limit !== undefined;
-    // A whole pad over Rustpad's limit (which it enforces on edits, so
-    // only a restored pad can be) is cut there; the rest is a next page.
-    const truncated = !paged && length > MAX_TEXT_LENGTH;
-    const page = pageText(
-      whole,
-      offset ?? 0,
-      truncated ? advanceCodePoints(whole, 0, MAX_TEXT_LENGTH) : limit,
-    );
+    // A read without a limit stops at Rustpad's limit (which it enforces
+    // on edits, so only a restored pad can be longer); the rest is a next
+    // page.
+    const start = Math.min(offset ?? 0, whole.length);
+    const cap = limit === undefined && length > MAX_TEXT_LENGTH
+      ? advanceCodePoints(whole, start, MAX_TEXT_LENGTH)
+      : whole.length;
+    const truncated = cap < whole.length;
+    const page = pageText(whole, offset ?? 0, truncated ? cap - start : limit);
     const empty = whole === "";
     const structured = {
       id,
@@ -178,7 +179,7 @@ export const getStatsTool: ToolDefinition = defineTool({
   name: "get_stats",
   title: "Server statistics",
   description:
-    "Get the Rustpad server's start time and pad counts (in memory, persisted), joining no pad. Use it to check the server answers; one pad: get_document_info.",
+    "Get the Rustpad server's start time and pad counts, joining no pad. Use it to check the server answers; one pad: get_document_info.",
   inputSchema: objectSchema({}),
   outputSchema: objectSchema({
     start_time: countField.describe("Unix time, seconds."),

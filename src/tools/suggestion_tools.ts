@@ -63,7 +63,7 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
   name: "list_suggestions",
   title: "List suggestions",
   description:
-    "List a pad's suggestions (writes with suggest: true): pending (at most 100), then those decided in the last TTL (1 h). Only people in the pad accept or reject them; wait_for_change tells you their decisions. Accepted ones are applied (read again before editing there); others changed nothing (rework, suggest again). Take yours back: withdraw_suggestion.",
+    "List a pad's suggestions (writes with suggest: true): pending (at most 100), then those decided in the last hour. Only people in the pad accept or reject them; wait_for_change tells you their decisions. Accepted ones are applied (read again before editing there); others changed nothing (rework, suggest again). Take yours back: withdraw_suggestion.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -107,7 +107,9 @@ export const withdrawSuggestionTool: ToolDefinition = defineTool({
   outputSchema: objectSchema({
     id: z.string(),
     suggestion_id: z.string(),
-    status: STATUS.describe("'withdrawn' once taken back."),
+    status: z.literal("withdrawn").describe(
+      "Always 'withdrawn': any other outcome is an error.",
+    ),
   }),
   annotations: {
     readOnlyHint: false,
@@ -124,7 +126,7 @@ export const withdrawSuggestionTool: ToolDefinition = defineTool({
     );
     if (!outcome.ok) throw new Error(outcome.error);
     return result(
-      { id, suggestion_id, status: outcome.suggestion.status },
+      { id, suggestion_id, status: "withdrawn" },
       `Withdrew suggestion ${suggestion_id} on pad "${id}": nothing was changed.`,
     );
   },

@@ -248,7 +248,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   name: "set_language",
   title: "Set a pad's language",
   description:
-    "Set a pad's editor language (syntax highlighting) for everyone in it; the last writer wins. Unknown languages are refused with the menu's list. New pads: create_document's language.",
+    "Set a pad's editor language (syntax highlighting) for everyone in it. New pads: create_document's language.",
   inputSchema: objectSchema({
     id: padIdSchema,
     language: languageSchema,

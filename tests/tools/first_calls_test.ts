@@ -285,7 +285,7 @@ Deno.test("wait_for_change counts the agent's own edit and returns at once when 
   );
   assert.match(
     listed?.description ?? "",
-    /authors \(self: you; your edits end it too\)/,
+    /authors \(your edits end it too\)/,
   );
   assert.match(
     (listed?.inputSchema.properties as Record<string, { description?: string }>)

@@ -168,7 +168,7 @@ Deno.test("`get_stats` returns the server's statistics with an ISO start time", 
   );
 });
 
-Deno.test("`get_document` cuts a whole pad over Rustpad's limit and gives the offset to read on", async () => {
+Deno.test("`get_document` cuts any read without a limit at Rustpad's limit, whole or from an offset, and gives the offset to read on", async () => {
   // Rustpad refuses edits past its limit; only a restored pad can be longer.
   const huge = "🎉".repeat(262_150);
   await using pads = await startPadServer({
@@ -186,6 +186,13 @@ Deno.test("`get_document` cuts a whole pad over Rustpad's limit and gives the of
   );
   assert.equal(rest.text, "🎉".repeat(6));
   assert.equal(rest.truncated, false);
+  // A read from an offset without a limit stops at the same cap.
+  const shifted = structured(
+    await h.call("get_document", { id: "huge", offset: 2 }),
+  );
+  assert.equal(shifted.truncated, true);
+  assert.equal([...(shifted.text as string)].length, 262_144);
+  assert.equal(shifted.next_offset, 2 + 2 * 262_144);
 });
 
 Deno.test("`get_document` pages by UTF-16 offsets and limits and walks to the end with next_offset", async () => {

@@ -1,0 +1,83 @@
+// The result fields every write tool shares: its statuses, what asking a
+// person answers with, the untrusted marker of quoted pad text, and the
+// fields of a write that changes text.
+
+import { z } from "zod";
+import { nearbySchema } from "./_presence.ts";
+import { countField } from "./_shared.ts";
+
+const STATUSES = z.enum([
+  "applied",
+  "suggested",
+  "unchanged",
+  "dry_run",
+  "conflict",
+  "declined",
+  "confirmation_required",
+]);
+
+/**
+ * A write result's `status`: "applied", "declined", "confirmation_required"
+ * and the `extra` ones this tool can answer with.
+ */
+export function writeStatus(
+  ...extra: ("dry_run" | "conflict")[]
+): z.ZodEnum {
+  return STATUSES.extract([
+    "applied",
+    "suggested",
+    "unchanged",
+    ...extra,
+    "declined",
+    "confirmation_required",
+  ]).describe(
+    "Only 'applied' changed the pad; 'suggested' holds the write until a person decides; any other status changed nothing.",
+  );
+}
+
+/**
+ * The result fields of a write that asked a person instead of writing
+ * (README, "Confirmation"), and of a replayed `idempotency_key`.
+ */
+export const askedShape = {
+  confirm_token: z.string().optional(),
+  expires_in_seconds: countField.optional(),
+  message: z.string().optional(),
+  replayed: z.boolean().optional(),
+};
+
+/**
+ * The marker on a write result that quotes pad text (a diff, conflicts,
+ * people's names): the same as on reads.
+ */
+export const quotedShape = {
+  untrusted: z.literal(true).optional(),
+  source: z.literal("rustpad").optional(),
+};
+
+/** The marker's values, for a result that quotes pad text. */
+export const QUOTED = { untrusted: true, source: "rustpad" } as const;
+
+/**
+ * The result fields every tool that writes text shares. Only what a name
+ * leaves open is described; the rules behind status, tokens and keys are in
+ * INSTRUCTIONS.
+ */
+export const writeOutputShape = {
+  status: writeStatus(),
+  id: z.string(),
+  url: z.string().optional(),
+  revision: countField.optional(),
+  length: countField.optional().describe("In code points."),
+  diff: z.string().optional(),
+  suggestion_id: z.string().optional(),
+  diff_truncated: z.boolean().optional().describe(
+    "True when the diff was cut (past 200 lines).",
+  ),
+  people_nearby: nearbySchema,
+  edit_id: z.string().optional().describe(
+    "Pass to undo_last_edit to undo exactly this edit.",
+  ),
+  ...askedShape,
+  ...quotedShape,
+};
