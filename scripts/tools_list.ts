@@ -29,7 +29,7 @@ export async function buildToolsList(era: Era = "legacy"): Promise<string> {
   const mcp = buildServer(era, { ...createToolContext(backend), config });
   const result = await sdkToolsList(mcp);
   await mcp.close();
-  return `${JSON.stringify({ key: listingKey(config), result }, null, 2)}\n`;
+  return `${JSON.stringify({ key: listingKey(config), result })}\n`;
 }
 
 if (import.meta.main) {
