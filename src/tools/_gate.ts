@@ -294,8 +294,14 @@ export async function claimLanded(
     // A caller that cannot be told apart has no undo list (it undoes by
     // edit_id), so none is kept for its one-call agent.
     if (kind === "undo" || !context.agentKnown) continue;
-    const session = await context.sessions.get(padId);
-    if (outcome.at < session.oldestRevision || outcome.at >= session.revision) {
+    // The edit landed: if its pad cannot be reached now (its server died
+    // right after the acknowledgement), it goes without an undo entry; the
+    // call must not fail, or it would say nothing was changed.
+    const session = await context.sessions.get(padId).catch(() => undefined);
+    if (
+      session === undefined ||
+      outcome.at < session.oldestRevision || outcome.at >= session.revision
+    ) {
       continue;
     }
     const [entry] = session.operationsSince(outcome.at);

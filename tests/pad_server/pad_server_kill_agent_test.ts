@@ -20,9 +20,9 @@ import { childEnv } from "../_child_env.ts";
 const TRIALS = 5;
 
 function report(how: string, figures: KillLoopFigures): void {
-  const { edits, appends, failed, refused, lost, misreported } = figures;
+  const { edits, appends, failed, refused, lost } = figures;
   console.log(
-    `SIGKILL trials (${how}): ${TRIALS}, raw edits acknowledged: ${edits}, MCP appends acknowledged: ${appends} (${failed} failed while it was down, ${refused} of them saying nothing was changed, ${misreported} of those there all the same), lost: ${lost}`,
+    `SIGKILL trials (${how}): ${TRIALS}, raw edits acknowledged: ${edits}, MCP appends acknowledged: ${appends} (${failed} failed while it was down, ${refused} of them saying nothing was changed, none of those there), lost: ${lost}`,
   );
   assert.equal(lost, 0);
   assert.ok(appends >= TRIALS && edits >= TRIALS);
@@ -96,7 +96,6 @@ Deno.test("a pad server killed with SIGKILL while a raw-socket person types and 
     client: agent.client,
     trials: TRIALS,
     stderr: agent.stderr,
-    strictRefusals: false,
     async kill() {
       killed = await pid();
       Deno.kill(killed, "SIGKILL");
