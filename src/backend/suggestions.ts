@@ -239,14 +239,26 @@ export class SuggestionBook implements Suggestions {
     );
   }
 
-  /** Withdraw a pending suggestion; only the agent that made it may. */
+  /**
+   * Withdraw a pending suggestion; only the agent that made it may. Its
+   * own suggestion withdrawn already answers so again (a retry is
+   * idempotent).
+   */
   async withdraw(
     pad: string,
     id: string,
     agent: string,
   ): Promise<SuggestionDecision> {
     const found = await this.#pending(pad, id, "withdraw");
-    if ("outcome" in found) return found.outcome;
+    if ("outcome" in found) {
+      const json = await this.#options.store.get(pad, id);
+      const before = json === undefined
+        ? undefined
+        : JSON.parse(json) as SuggestionRecord;
+      return before?.status === "withdrawn" && before.agent === agent
+        ? { ok: true, suggestion: viewOf(before, "") }
+        : found.outcome;
+    }
     if (found.record.agent !== agent) {
       return refusal(
         "missing",

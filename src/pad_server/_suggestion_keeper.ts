@@ -199,10 +199,18 @@ export class SuggestionKeeper {
     };
   }
 
-  /** Withdraw a pending one; only the agent that made it may. */
+  /**
+   * Withdraw a pending one; only the agent that made it may. Its own
+   * suggestion withdrawn already answers so again (a retry is idempotent).
+   */
   withdraw(pad: string, id: string, agent: string): SuggestionDecision {
     const found = this.#pending(pad, id, "withdraw");
-    if ("ok" in found) return found;
+    if ("ok" in found) {
+      const before = this.#settled(pad).held.find((h) => h.id === id);
+      return before?.status === "withdrawn" && before.agent === agent
+        ? { ok: true, suggestion: viewOf(before, "") }
+        : found;
+    }
     if (found.held.agent !== agent) {
       return {
         ok: false,

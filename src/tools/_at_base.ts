@@ -33,7 +33,7 @@ export const baseRevisionSchema = countSchema(
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
   .meta({ default: "refuse" }).describe(
-    "With base_revision: 'merge' applies over others' changes there, keeping both.",
+    "Text changed since base_revision: 'refuse' answers 'conflict'; 'merge' applies yours, keeping theirs.",
   );
 
 export const conflictsShape = {

@@ -15,7 +15,7 @@
 import { z } from "zod";
 import { LivePads } from "../backend/live_pads.ts";
 import { codePointLength } from "../ot/code_points.ts";
-import { MAX_PAD_ID_LENGTH, padIdProblem } from "../rustpad/pad_id.ts";
+import { padIdProblem } from "../rustpad/pad_id.ts";
 import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
 import { editorUrl } from "../rustpad/urls.ts";
 import { withDescriptions } from "./_fields.ts";
@@ -96,11 +96,12 @@ export function padUrl(context: ToolContext, padId: string): string {
 }
 
 /**
- * A pad id. Its length is listed as `maxLength`; the rule (letters,
- * digits, '.', '_' and '-', not '.' or '..' alone) is checked by
- * {@linkcode padIdProblem}, whose error states it, quotes the value and
- * names the id in a pasted URL. Listing it as a `pattern` cost 540 of the
- * 14,000 characters a model reads, for a rule an id from a URL keeps.
+ * A pad id. The rule (at most 256 letters, digits, '.', '_' and '-', not
+ * '.' or '..' alone) is checked by {@linkcode padIdProblem}, whose error
+ * states it, quotes the value and names the id in a pasted URL. Listing it
+ * as `maxLength` and `pattern` on every tool cost 765 of the 14,000
+ * characters a model reads, for a rule an id from a URL keeps; only
+ * create_document, where the model makes the id up, lists them.
  */
 export const padIdSchema: z.ZodString = z.string().check((context) => {
   const problem = padIdProblem(context.value);
@@ -111,7 +112,7 @@ export const padIdSchema: z.ZodString = z.string().check((context) => {
       message: problem,
     });
   }
-}).meta({ maxLength: MAX_PAD_ID_LENGTH }).describe("Pad id.");
+}).describe("Pad id.");
 
 /**
  * A text parameter, at most 262,144 code points as Rustpad counts. The

@@ -184,7 +184,14 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
     }
     return result;
   };
-  const shape = { ...listed.inputSchema.shape, ...SUGGEST_SHAPE };
+  // A tool may word its own `suggest` (create_document: nobody is in a
+  // new pad yet).
+  const own = listed.inputSchema.shape as z.ZodRawShape;
+  const shape = {
+    ...own,
+    ...SUGGEST_SHAPE,
+    ...(own.suggest !== undefined && { suggest: own.suggest }),
+  };
   return {
     ...listed,
     inputSchema: objectSchema(shape) as unknown as z.ZodObject<Input>,

@@ -14,7 +14,6 @@ import {
   locateEdits,
 } from "../text/batch_edits.ts";
 import {
-  baseRevisionSchema,
   checkBase,
   conflictResult,
   conflictsShape,
@@ -126,13 +125,15 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   name: "edit_document",
   title: "Edit parts of a pad",
   description:
-    "Apply edits to a pad all-or-nothing, for several changes or line ranges (one string: replace_in_document; at the end: append_to_document). Each edit refers to the pad as read: never shift line numbers for earlier edits. Line edit: read_lines' numbers, inclusive (end_line = start_line - 1 inserts before start_line); new_string gets a final newline if missing, in the pad's line ending. Edits must not overlap; if one matches nowhere, or several places without replace_all, none apply. Asks your user first if a replace_all hits several places or it deletes over half the pad.",
+    "Apply edits to a pad all-or-nothing, for several changes or line ranges (one string: replace_in_document; at the end: append_to_document). Each edit refers to the pad as read: never shift line numbers for earlier edits. Line edit: read_lines' numbers, inclusive (end_line = start_line - 1 inserts before start_line); a non-empty new_string gets a final newline if missing, in the pad's line ending. Edits must not overlap; if one matches nowhere, or several places without replace_all, none apply. Asks your user first if a replace_all hits several places or it deletes over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(
       "Each: old_string or start_line+end_line, not both.",
     ),
-    base_revision: baseRevisionSchema,
+    base_revision: countSchema(
+      "Revision you read; edits refer to it ('conflict' if their text changed since). Omit: the pad now.",
+    ).optional(),
     on_conflict: onConflictSchema,
     dry_run: flagSchema("Return the diff; send nothing."),
     confirm_token: confirmTokenSchema,

@@ -196,7 +196,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace text in a pad, changing only what matched: an exact string (case and whitespace count) or an RE2 regex. Several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks your user first if replace_all hits several places.",
+    "Replace only the matched text in a pad: an exact string (case and whitespace count) or an RE2 regex. Several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks your user first if replace_all hits several places.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {

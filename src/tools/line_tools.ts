@@ -61,7 +61,7 @@ export const readLinesTool: ToolDefinition = defineTool({
   description:
     `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy); next_start_line reads on. For long pads and edit_document's line numbers; exact short text: get_document. Lines over ${
       MAX_LINE_LENGTH.toLocaleString("en")
-    } code points end '… [line cut: …]' (whole line: get_document); CRLF shows as LF but is kept.`,
+    } code points end '… [line cut: … offset N]' (the rest: get_document at N); CRLF shows as LF but is kept.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
@@ -140,7 +140,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad. Use it in long pads to find what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround or backreferences, ASCII \\d \\w \\b, ^ $ per line (CRLF: \\r?$). A match may span lines.`,
+    `Find text in a pad. In long pads, find what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround or backreferences, ASCII \\d \\w \\b, ^ $ per line (CRLF: \\r?$). A match may span lines.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {

@@ -45,7 +45,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for a pad to change",
   description:
-    "Wait until a pad changes after since_revision, instead of polling; returns the diff, its authors (your edits end it too) and decisions on your suggestions (each reported once; any ends the wait). Ends per until, or timed_out at timeout_seconds (many clients cut calls off at 60 s). Who wrote each line: get_changes.",
+    "Wait, instead of polling, until a pad changes after since_revision (your own edits count) or one of your suggestions is decided; returns the diff, its authors and decisions (each reported once). Ends as until says, or timed_out at timeout_seconds (many clients cut calls at 60 s). Who wrote each line: get_changes.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
@@ -213,7 +213,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
   title: "Undo your last edit",
   description:
-    "Undo your latest edit to a pad (or the one edit_id names); call again to go further back. Not for others' edits (use edit_document). Fails if you have no edit left there, or others changed its text since. Asks your user first if it would delete over half the pad.",
+    "Undo your latest text write to a pad (or the one edit_id names; an undo's edit_id redoes); call again to go further back. Not for others' edits (use edit_document). Fails if you have no edit left there, or others changed its text since. Asks your user first if it would delete over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edit_id: z.string().optional().describe(

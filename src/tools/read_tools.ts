@@ -39,7 +39,7 @@ export const getDocumentTool: ToolDefinition = defineTool({
   description:
     `Read a pad's text, whole or a page by offset and limit. Use it on pads under 20,000 code points (length: get_document_info) and for exact text to edit; longer: read_lines or search_document. Any read stops at ${
       MAX_TEXT_LENGTH.toLocaleString("en")
-    } code points (truncated: true).`,
+    } code points (truncated).`,
   inputSchema: objectSchema({
     id: padIdSchema,
     offset: countSchema("UTF-16 offset; next_offset reads on.")

@@ -63,7 +63,7 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
   name: "list_suggestions",
   title: "List suggestions",
   description:
-    "List a pad's suggestions (writes with suggest: true): pending (at most 100), then those decided in the last hour. Only people in the pad accept or reject them; wait_for_change tells you their decisions. Accepted ones are applied (read again before editing there); others changed nothing (rework, suggest again). Take yours back: withdraw_suggestion.",
+    "List a pad's suggestions (writes with suggest: true): pending (at most 100), then those decided in the last hour. Only people in the pad decide; wait_for_change tells you their decisions. Accepted ones are applied (read again before editing there); others changed nothing (rework, suggest again). Take yours back: withdraw_suggestion.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -99,7 +99,7 @@ export const withdrawSuggestionTool: ToolDefinition = defineTool({
   name: "withdraw_suggestion",
   title: "Withdraw suggestion",
   description:
-    "Withdraw your own pending suggestion so no one can accept it; the pad does not change. Use it when wrong or stale; decided, withdrawn and others' are refused (error). Ids: list_suggestions.",
+    "Withdraw your own pending suggestion so no one can accept it; the pad does not change. Use it when wrong or stale; others' and decided ones are refused (error); a repeat answers 'withdrawn'. Ids: list_suggestions.",
   inputSchema: objectSchema({
     id: padIdSchema,
     suggestion_id: z.string().describe("From the suggested write."),

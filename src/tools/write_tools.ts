@@ -33,6 +33,8 @@ import {
 } from "./_write.ts";
 import type { ToolDefinition } from "./tool.ts";
 import { languageSchema, menuLanguage } from "./_languages.ts";
+import { suggestSchema } from "./_suggest.ts";
+import { MAX_PAD_ID_LENGTH } from "../rustpad/pad_id.ts";
 
 const ANNOTATIONS = {
   readOnlyHint: false,
@@ -121,12 +123,18 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   description:
     "Create a pad; returns its url to share. An id whose pad has text fails (an empty one counts as new); existing pads: set_document or edit_document.",
   inputSchema: objectSchema({
-    id: padIdSchema.meta({ pattern: "^[A-Za-z0-9._-]+$" }).optional()
+    id: padIdSchema.meta({
+      maxLength: MAX_PAD_ID_LENGTH,
+      pattern: "^[A-Za-z0-9._-]+$",
+    }).optional()
       .describe("Pad id to create; omit for random."),
     text: textSchema("Initial text; omit: empty.").optional(),
     language: languageSchema.optional(),
     confirm_token: confirmTokenSchema,
     idempotency_key: idempotencyKeySchema,
+    suggest: suggestSchema.describe(
+      "Only propose; whoever opens the pad decides.",
+    ),
   }),
   outputSchema: objectSchema({
     ...writeOutputShape,

@@ -329,6 +329,20 @@ Deno.test("on a shared pad server only the agent that made a suggestion withdraw
   structured(
     await maker.call("withdraw_suggestion", { id: "take", suggestion_id: id }),
   );
+  // Again: the same answer from the maker (idempotent), a refusal to others.
+  const again = await maker.call("withdraw_suggestion", {
+    id: "take",
+    suggestion_id: id,
+  });
+  assert.equal(
+    (again.structuredContent as { status?: string }).status,
+    "withdrawn",
+  );
+  const late = await other.call("withdraw_suggestion", {
+    id: "take",
+    suggestion_id: id,
+  });
+  assert.equal(late.isError, true);
   const [shown] = (await listed(pads.url, "take")).suggestions;
   assert.equal(shown?.status, "withdrawn");
   assert.equal(await decide(pads.url, "take", id, "accept"), 409);

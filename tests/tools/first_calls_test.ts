@@ -285,7 +285,7 @@ Deno.test("wait_for_change counts the agent's own edit and returns at once when 
   );
   assert.match(
     listed?.description ?? "",
-    /authors \(your edits end it too\)/,
+    /\(your own edits count\)/,
   );
   assert.match(
     (listed?.inputSchema.properties as Record<string, { description?: string }>)
@@ -364,6 +364,6 @@ Deno.test("set_language takes no idempotency_key, and on_conflict says 'merge' k
   const onConflict = (await inputOf(h, "edit_document")).properties.on_conflict;
   assert.match(
     onConflict?.description ?? "",
-    /With base_revision: 'merge' applies over others' changes there, keeping both/,
+    /'merge' applies yours, keeping theirs/,
   );
 });

@@ -163,7 +163,7 @@ Deno.test("a suggestion whose text a person deletes is outdated, with the reason
   );
 });
 
-Deno.test("a withdrawn suggestion is refused, and an unknown one is 404", async () => {
+Deno.test("a withdrawn suggestion is refused to people, withdrawing it again answers 'withdrawn', and an unknown one is 404", async () => {
   await using h = await connectWithDesk();
   const made = structured(
     await h.call("create_document", {
@@ -196,15 +196,14 @@ Deno.test("a withdrawn suggestion is refused, and an unknown one is 404", async 
   });
   assert.equal(bad.status, 400);
   await bad.body?.cancel();
-  assert.match(
-    errorOf(
-      await h.call("withdraw_suggestion", {
-        id: "s-withdraw",
-        suggestion_id: made.suggestion_id,
-      }),
-    ),
-    /withdrawn/,
+  // A retry (its answer lost, say) answers the same: withdraw is idempotent.
+  const again = structured(
+    await h.call("withdraw_suggestion", {
+      id: "s-withdraw",
+      suggestion_id: made.suggestion_id,
+    }),
   );
+  assert.equal(again.status, "withdrawn");
 });
 
 Deno.test("RUSTPAD_SUGGEST=always holds every write, says so in the schema and description, and refuses suggest: false; never lists no suggest or summary parameter and no suggestion tools", async () => {

@@ -21,7 +21,7 @@ Deno.test("wait_for_change waits 50 s by default, under the 60 s request timeout
   // The default is the schema's (above); the description says why.
   assert.match(
     description,
-    /many clients cut calls off at 60 s/,
+    /many clients cut calls at 60 s/,
   );
   const until = (listed?.inputSchema.properties as Record<
     string,
@@ -31,7 +31,10 @@ Deno.test("wait_for_change waits 50 s by default, under the 60 s request timeout
     until?.description ?? "",
     /'quiet': a change, then a quiet_ms pause/,
   );
-  assert.match(description, /Ends per until, or timed_out at timeout_seconds/);
+  assert.match(
+    description,
+    /Ends as until says, or timed_out at timeout_seconds/,
+  );
 });
 
 Deno.test("wait_for_change outlasts a client's request timeout when the client resets it on progress", async () => {
