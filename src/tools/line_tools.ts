@@ -65,7 +65,7 @@ export const readLinesTool: ToolDefinition = defineTool({
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
-    line_count: positiveSchema("Lines to read.")
+    line_count: positiveSchema("Lines to read; no cap.")
       .default(2000),
   }),
   outputSchema: objectSchema({
@@ -155,7 +155,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
       "Context lines around each match.",
     ),
     max_results: z.int().min(1).max(1000).default(100).describe(
-      "Matches to list; all are counted.",
+      "Matches to list (no paging: narrow the pattern); all counted.",
     ),
   }),
   outputSchema: objectSchema({

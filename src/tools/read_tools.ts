@@ -62,7 +62,9 @@ export const getDocumentTool: ToolDefinition = defineTool({
     next_offset: nullableCount.optional().describe(
       "null at the end.",
     ),
-    total_length: countField.optional().describe("Pad length, UTF-16."),
+    total_length: countField.optional().describe(
+      "End offset for paging, in UTF-16 units (get_document_info's length counts code points).",
+    ),
     ...untrustedShape,
   }),
   annotations: READ_ANNOTATIONS,
@@ -179,7 +181,7 @@ export const getStatsTool: ToolDefinition = defineTool({
   name: "get_stats",
   title: "Server statistics",
   description:
-    "Get the Rustpad server's start time and pad counts, joining no pad. Use it to check the server answers; one pad: get_document_info.",
+    "Get the server's start time and pad counts, joining no pad. Use it to check the server answers; one pad: get_document_info.",
   inputSchema: objectSchema({}),
   outputSchema: objectSchema({
     start_time: countField.describe("Unix time, seconds."),
