@@ -239,11 +239,7 @@ export class SuggestionBook implements Suggestions {
     );
   }
 
-  /**
-   * Withdraw a pending suggestion; only the agent that made it may. Its
-   * own suggestion withdrawn already answers so again (a retry is
-   * idempotent).
-   */
+  /** Withdraw a pending suggestion, only its agent; again: the same answer. */
   async withdraw(
     pad: string,
     id: string,
@@ -251,12 +247,10 @@ export class SuggestionBook implements Suggestions {
   ): Promise<SuggestionDecision> {
     const found = await this.#pending(pad, id, "withdraw");
     if ("outcome" in found) {
-      const json = await this.#options.store.get(pad, id);
-      const before = json === undefined
-        ? undefined
-        : JSON.parse(json) as SuggestionRecord;
-      return before?.status === "withdrawn" && before.agent === agent
-        ? { ok: true, suggestion: viewOf(before, "") }
+      const json = await this.#options.store.get(pad, id) ?? "{}";
+      const was = JSON.parse(json) as Partial<SuggestionRecord>;
+      return was.status === "withdrawn" && was.agent === agent
+        ? { ok: true, suggestion: viewOf(was as SuggestionRecord, "") }
         : found.outcome;
     }
     if (found.record.agent !== agent) {

@@ -199,10 +199,7 @@ export class SuggestionKeeper {
     };
   }
 
-  /**
-   * Withdraw a pending one; only the agent that made it may. Its own
-   * suggestion withdrawn already answers so again (a retry is idempotent).
-   */
+  /** Withdraw a pending one, only its agent; again: the same answer. */
   withdraw(pad: string, id: string, agent: string): SuggestionDecision {
     const found = this.#pending(pad, id, "withdraw");
     if ("ok" in found) {
