@@ -26,7 +26,7 @@ export const MAX_SUMMARY_LENGTH = 200;
  */
 export const summarySchema = z.string().max(MAX_SUMMARY_LENGTH)
   .meta({ maxLength: undefined }).optional()
-  .describe("Your reason, one line.");
+  .describe("One-line reason.");
 
 /** The parameters `suggest` and `summary`, which every write tool takes. */
 export const SUGGEST_SHAPE = {

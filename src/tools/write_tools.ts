@@ -121,7 +121,7 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   name: "create_document",
   title: "Create a pad",
   description:
-    "Create a pad; returns its url to share. An id whose pad has text fails (an empty one counts as new); existing pads: set_document or edit_document.",
+    "Create a pad; returns its url to share. An id whose pad has text fails (an empty one counts as new); existing pads: set_document or edit_document. Unused pads can expire.",
   inputSchema: objectSchema({
     id: padIdSchema.meta({
       maxLength: MAX_PAD_ID_LENGTH,
@@ -197,7 +197,7 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
   name: "append_to_document",
   title: "Append to a pad",
   description:
-    "Append text verbatim at the end of a pad. To change existing text: edit_document; a new pad: create_document.",
+    "Append text verbatim at the end of a pad (an unknown id starts one). To change existing text: edit_document; a new pad: create_document.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("Text to append."),
