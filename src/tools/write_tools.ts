@@ -211,7 +211,7 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
     ...writeOutputShape,
     new_line_added: z.boolean().optional(),
     note: z.string().optional().describe(
-      "Set when a dropped connection hid the acknowledgement: read the pad before retrying, or retry with the same idempotency_key.",
+      "With status 'applied': a dropped connection hid the acknowledgement, and the pad's history shows the edit landed.",
     ),
   }),
   annotations: ANNOTATIONS,
