@@ -134,7 +134,10 @@ Deno.test("edit_document applies every edit of a batch to the pad as read: an in
     (await h.client.listTools()).tools.find((tool) =>
       tool.name === "edit_document"
     )?.description ?? "";
-  assert.match(listed, /Line numbers are as read: never shift them for earlier edits/);
+  assert.match(
+    listed,
+    /Line numbers are as read: never shift them for earlier edits/,
+  );
   assert.match(listed, /end_line = start_line - 1 inserts/);
   assert.match(listed, /replace_in_document/);
   assert.match(listed, /append_to_document/);
