@@ -67,7 +67,9 @@ function isWholeWord(text: string, start: number, end: number): boolean {
  * @param replace The replacement; with `regex`, `$1` to `$99`, `$<name>`,
  * `$&` (the match) and `$$` (a `$`) are expanded per match.
  * @param options Regular expression, whole words.
- * @returns The matches in order.
+ * @returns The matches in order. A literal `search` with `\n` that matches
+ * nowhere is tried again with `\r\n` (and `replace` with it), as
+ * read_lines shows CRLF lines.
  * @throws {Error} With `regex`, if `loadSearchEngine()` (search.ts) has not
  * loaded the engine.
  * @throws {SyntaxError} If `regex` is set and the pattern is not valid RE2.
@@ -115,6 +117,12 @@ export function findReplacements(
       found.push({ start: at, end, text: replace });
       at = text.indexOf(search, end);
     } else at = text.indexOf(search, at + 1);
+  }
+  // read_lines hides the \r of CRLF lines: match what the agent saw, and
+  // write the pad's line ending.
+  if (found.length === 0 && /(^|[^\r])\n/.test(search)) {
+    const crlf = (value: string): string => value.replace(/\r?\n/g, "\r\n");
+    return findReplacements(text, crlf(search), crlf(replace), options);
   }
   return found;
 }

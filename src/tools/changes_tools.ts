@@ -37,7 +37,7 @@ export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
   title: "Who wrote what",
   description:
-    "List line ranges written after since_revision (hunks; deletions leave none), with authors; with start_line or end_line, each line's last writer and revision too. Use it to review others' edits; at most the first 200 hunks (more_hunks: raise since_revision, or see lines' writers) and 2,000 attributed lines (next_start_line reads on). Text: read_lines; deletions: wait_for_change with since_revision.",
+    "List line ranges written after since_revision (hunks; deletions leave none), with authors; with start_line or end_line, each line's last writer and revision too. Use it to review others' edits; at most the first 200 hunks (more_hunks: raise since_revision, or pass start_line) and 2,000 attributed lines (next_start_line reads on). Text: read_lines; deletions: wait_for_change with since_revision.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("Count changes after this revision.")

@@ -61,7 +61,7 @@ export const readLinesTool: ToolDefinition = defineTool({
   description:
     `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy); next_start_line reads on. For long pads and edit_document's line numbers; exact short text: get_document. Lines over ${
       MAX_LINE_LENGTH.toLocaleString("en")
-    } code points end '… [line cut: … offset N]' (the rest: get_document at N); CRLF shows as LF; edit_document matches either.`,
+    } code points end '… [line cut: … offset N]' (the rest: get_document at N); CRLF shows as LF; edits match either.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),

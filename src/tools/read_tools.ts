@@ -37,7 +37,7 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    `Read a pad's text, whole or a page by offset and limit. Use it on pads under 20,000 code points (length: get_document_info) and for exact text to edit; longer: read_lines or search_document. A read here stops at ${
+    `Read a pad's text, whole or a page by offset and limit. Use it on pads under 20,000 code points (length: get_document_info) and for exact text to edit; longer: read_lines or search_document. Reads here stop at ${
       MAX_TEXT_LENGTH.toLocaleString("en")
     } code points (truncated).`,
   inputSchema: objectSchema({

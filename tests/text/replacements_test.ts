@@ -88,3 +88,15 @@ Deno.test("`findReplacements()` refuses an empty literal and an RE2-invalid patt
     /lookbehind/,
   );
 });
+
+Deno.test("a literal search with LF line breaks matches CRLF text as read_lines shows it, and its replacement takes CRLF", () => {
+  const text = "one\r\ntwo\r\nthree\r\n";
+  assert.deepEqual(findReplacements(text, "one\ntwo\n", "1\n2\n"), [
+    { start: 0, end: 10, text: "1\r\n2\r\n" },
+  ]);
+  // LF text is matched as it is; a search already with CRLF is not retried.
+  assert.deepEqual(findReplacements("a\nb", "a\nb", "c\nd"), [
+    { start: 0, end: 3, text: "c\nd" },
+  ]);
+  assert.deepEqual(findReplacements("a\nb", "a\r\nb", "x"), []);
+});

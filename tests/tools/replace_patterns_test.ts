@@ -171,3 +171,19 @@ Deno.test("replace_in_document with regex and replace_all asks for a token with 
   assert.equal(done.status, "applied");
   assert.equal(await h.text("token"), "1=x\n2=y\n");
 });
+
+Deno.test("replace_in_document matches a search copied from read_lines (LF) in a CRLF pad, and writes CRLF", async () => {
+  await using h = await connect();
+  await h.call("append_to_document", { id: "crlf", text: "one\r\ntwo\r\n" });
+  const lines = structured(await h.call("read_lines", { id: "crlf" }));
+  assert.equal(lines.text, "1\tone\n2\ttwo");
+  const replaced = structured(
+    await h.call("replace_in_document", {
+      id: "crlf",
+      search: "one\ntwo",
+      replace: "1\n2",
+    }),
+  );
+  assert.equal(replaced.status, "applied");
+  assert.equal(await h.text("crlf"), "1\r\n2\r\n");
+});
