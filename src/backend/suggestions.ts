@@ -247,10 +247,9 @@ export class SuggestionBook implements Suggestions {
   ): Promise<SuggestionDecision> {
     const found = await this.#pending(pad, id, "withdraw");
     if ("outcome" in found) {
-      const json = await this.#options.store.get(pad, id) ?? "{}";
-      const was = JSON.parse(json) as Partial<SuggestionRecord>;
-      return was.status === "withdrawn" && was.agent === agent
-        ? { ok: true, suggestion: viewOf(was as SuggestionRecord, "") }
+      const own = found.final?.agent === agent ? found.final : undefined;
+      return own?.status === "withdrawn"
+        ? { ok: true, suggestion: viewOf(own, "") }
         : found.outcome;
     }
     if (found.record.agent !== agent) {
@@ -292,14 +291,14 @@ export class SuggestionBook implements Suggestions {
     this.#changes.tell(pad, record);
   }
 
-  /** The record if pending (carried to now), else the refusal to answer. */
+  /** The record if pending (carried to now), else the refusal (and it). */
   async #pending(
     pad: string,
     id: string,
     verb: string,
   ): Promise<
     | { record: SuggestionRecord; json: string }
-    | { outcome: SuggestionDecision }
+    | { outcome: SuggestionDecision; final?: SuggestionRecord }
   > {
     const json = await this.#options.store.get(pad, id);
     if (json === undefined) return { outcome: missing(pad, id, verb) };
@@ -309,7 +308,7 @@ export class SuggestionBook implements Suggestions {
     await session.roundTrip();
     const record = await this.#settle(stored, json, session) ?? stored;
     if (record.status !== "pending") {
-      return { outcome: finalRefusal(record, verb) };
+      return { outcome: finalRefusal(record, verb), final: record };
     }
     return { record, json: JSON.stringify(record) };
   }

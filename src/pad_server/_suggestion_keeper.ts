@@ -176,7 +176,7 @@ export class SuggestionKeeper {
     by: string | undefined,
   ): SuggestionDecision {
     const found = this.#pending(pad, id, verdict);
-    if ("ok" in found) return found;
+    if ("refusal" in found) return found.refusal;
     const { held, text } = found;
     let decided: Held = {
       ...held,
@@ -202,11 +202,11 @@ export class SuggestionKeeper {
   /** Withdraw a pending one, only its agent; again: the same answer. */
   withdraw(pad: string, id: string, agent: string): SuggestionDecision {
     const found = this.#pending(pad, id, "withdraw");
-    if ("ok" in found) {
-      const before = this.#settled(pad).held.find((h) => h.id === id);
-      return before?.status === "withdrawn" && before.agent === agent
-        ? { ok: true, suggestion: viewOf(before, "") }
-        : found;
+    if ("refusal" in found) {
+      const own = found.final?.agent === agent ? found.final : undefined;
+      return own?.status === "withdrawn"
+        ? { ok: true, suggestion: viewOf(own, "") }
+        : found.refusal;
     }
     if (found.held.agent !== agent) {
       return {
@@ -350,15 +350,14 @@ export class SuggestionKeeper {
     return { revision: history.revision, held, text };
   }
 
-  #pending(
-    pad: string,
-    id: string,
-    verb: string,
-  ): { held: Held; text: string } | SuggestionDecision {
+  #pending(pad: string, id: string, verb: string):
+    | { held: Held; text: string }
+    | { refusal: SuggestionDecision; final?: Held } {
     const { held, text } = this.#settled(pad);
     const found = held.find((h) => h.id === id);
     if (found?.status === "pending") return { held: found, text };
-    return notPending(pad, id, verb, found);
+    const refusal = notPending(pad, id, verb, found);
+    return found === undefined ? { refusal } : { refusal, final: found };
   }
 
   /** Apply an accepted record to its pad, as a user id of its own. */

@@ -14,6 +14,7 @@ import { codePointLength } from "../ot/code_points.ts";
 import { narrowChange } from "./common_ends.ts";
 import { findOccurrences } from "./edits.ts";
 import {
+  asCrlf,
   countLines,
   LineIndex,
   notFoundHint,
@@ -277,11 +278,15 @@ function locateString(
   // One more than allowed, to know the bound is passed.
   let offsets = findOccurrences(text, search, placesLeft + 1);
   // read_lines hides the \r of CRLF lines: match what the agent saw.
-  if (offsets.length === 0 && /(^|[^\r])\n/.test(search)) {
-    const crlf = (value: string): string => value.replace(/\r?\n/g, "\r\n");
-    const retried = findOccurrences(text, crlf(search), placesLeft + 1);
+  const crlfSearch = offsets.length === 0 ? asCrlf(search) : undefined;
+  if (crlfSearch !== undefined) {
+    const retried = findOccurrences(text, crlfSearch, placesLeft + 1);
     if (retried.length > 0) {
-      [search, replace, offsets] = [crlf(search), crlf(replace), retried];
+      [search, replace, offsets] = [
+        crlfSearch,
+        asCrlf(replace) ?? replace,
+        retried,
+      ];
     }
   }
   if (offsets.length > placesLeft) {

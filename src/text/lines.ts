@@ -11,6 +11,27 @@ import { advanceCodePoints, codePointLength } from "../ot/code_points.ts";
 /** Lines longer than this many code points are shown cut, with a marker. */
 export const MAX_LINE_LENGTH = 2000;
 
+/**
+ * `text` with CRLF line breaks, when it has a bare LF: what a search
+ * copied from read_lines (which hides the `\r` of CRLF lines) is in a CRLF
+ * pad; `undefined` when it has none, so there is nothing to try again.
+ *
+ * @param text A search or its replacement, as the agent wrote it.
+ * @returns The CRLF form, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { asCrlf } from "./lines.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(asCrlf("a\nb\r\n"), "a\r\nb\r\n");
+ * assert.equal(asCrlf("a\r\nb"), undefined);
+ * ```
+ */
+export function asCrlf(text: string): string | undefined {
+  return /(^|[^\r])\n/.test(text) ? text.replace(/\r?\n/g, "\r\n") : undefined;
+}
+
 /** A run of numbered lines, as {@linkcode readLines} returns it. */
 export interface LineWindow {
   /** The lines as `N<TAB>line`, joined with `\n`. */

@@ -12,6 +12,7 @@ import type { Matcher, RE2JS } from "re2js";
 import { codePointLength } from "../ot/code_points.ts";
 import { TextOperation } from "../ot/operation.ts";
 import { commonEnds } from "./common_ends.ts";
+import { asCrlf } from "./lines.ts";
 import { checkWork, compilePattern } from "./search.ts";
 
 /** One match and what replaces it, in UTF-16 units of the searched text. */
@@ -120,9 +121,14 @@ export function findReplacements(
   }
   // read_lines hides the \r of CRLF lines: match what the agent saw, and
   // write the pad's line ending.
-  if (found.length === 0 && /(^|[^\r])\n/.test(search)) {
-    const crlf = (value: string): string => value.replace(/\r?\n/g, "\r\n");
-    return findReplacements(text, crlf(search), crlf(replace), options);
+  const crlfSearch = found.length === 0 ? asCrlf(search) : undefined;
+  if (crlfSearch !== undefined) {
+    return findReplacements(
+      text,
+      crlfSearch,
+      asCrlf(replace) ?? replace,
+      options,
+    );
   }
   return found;
 }
