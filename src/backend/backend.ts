@@ -68,6 +68,11 @@ export interface BackendOptions {
    * @default {RUSTPAD_AGENT_SECRET, else the file RUSTPAD_AGENT_SECRET_FILE names, else none}
    */
   agentSecret?: string;
+  /**
+   * As `SessionPoolOptions.upstreamBack`, for every pool: how a call waits
+   * for a pad server being started again (`--embedded`).
+   */
+  upstreamBack?: () => Promise<boolean>;
 }
 
 /** At most this many pads are remembered as read, per identity. */
@@ -125,6 +130,7 @@ export class Backend implements AsyncDisposable {
   #reads = new Map<string, RecentPads>();
   #closing: Promise<void> | undefined;
   #probe: Promise<AgentLink | undefined> | undefined;
+  readonly #upstreamBack: (() => Promise<boolean>) | undefined;
 
   /**
    * Make the shared state; nothing connects until a tool needs a pad.
@@ -134,6 +140,7 @@ export class Backend implements AsyncDisposable {
    */
   constructor(config: Config, options: BackendOptions = {}) {
     this.config = config;
+    this.#upstreamBack = options.upstreamBack;
     this.state = options.state ?? new MemoryState();
     this.slots = new PadSlots(config.maxOpenPads, {
       identities: options.identities ?? 1,
@@ -277,6 +284,8 @@ export class Backend implements AsyncDisposable {
         slots: this.slots,
         ...config.agentSecret !== undefined &&
           { agentSecret: config.agentSecret },
+        ...this.#upstreamBack !== undefined &&
+          { upstreamBack: this.#upstreamBack },
       });
       this.#pools.set(identity, pool);
       // Before the pool opens a pad, so that no session goes untracked.

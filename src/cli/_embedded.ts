@@ -18,6 +18,16 @@ import type { EmbeddedPads } from "./_embedded_start.ts";
 
 export type { EmbeddedPads } from "./_embedded_start.ts";
 
+/**
+ * The backend options that make a call opening a pad wait while the
+ * embedded pad server is started again, instead of failing at once.
+ */
+export function waitsForRestarts(
+  embedded: EmbeddedPads | undefined,
+): { upstreamBack?: () => Promise<boolean> } {
+  return embedded === undefined ? {} : { upstreamBack: embedded.whenBack };
+}
+
 /** Exit code for a bad flag or configuration value. */
 const USAGE_EXIT_CODE = 2;
 

@@ -23,7 +23,19 @@ import { USAGE_EXIT_CODE } from "./pad_server_main.ts";
 export interface EmbeddedPads extends AsyncDisposable {
   /** Its base URL as this process's tools reach it, ending in `/`. */
   readonly url: URL;
+  /**
+   * After a connection to it was refused: wait until it answers again
+   * (started again, by this agent or another); `false` when it stopped on
+   * purpose, cannot be started, or took longer than a restart does.
+   */
+  whenBack(): Promise<boolean>;
 }
+
+/**
+ * How long a call waits for a killed pad server to be started again: two
+ * missed heartbeats, a start, and room to spare.
+ */
+const RESTART_WAIT_MS = 3 * HEARTBEAT_MS + 5000;
 
 export async function startEmbedded(
   wanted: string,
@@ -112,34 +124,48 @@ export async function startEmbedded(
   return {
     embedded: {
       url,
-      [Symbol.asyncDispose]: () => Promise.resolve(clearInterval(watch)),
+      whenBack: () => watch?.whenBack() ?? Promise.resolve(false),
+      [Symbol.asyncDispose]: () => Promise.resolve(watch?.stop()),
     },
     secret: joined.secret,
   };
 }
 
+/** What watches the joined pad server. */
+interface Watch {
+  /** As `EmbeddedPads.whenBack`. */
+  whenBack(): Promise<boolean>;
+  stop(): void;
+}
+
 /**
  * Ask the pad server at `url` every `everyMs` (so it does not go idle
  * while this agent runs); when it stopped answering twice, start it again
- * with `restart`. A failure to is said once, not at every try.
+ * with `restart`. A failure to is said once, not at every try. A call
+ * waiting in `whenBack` has it asked at once, not at the next beat.
  */
 function keepJoined(
   url: URL,
   home: PadHome,
   everyMs: number,
   restart: () => Promise<Joined>,
-): ReturnType<typeof setInterval> {
+): Watch {
   let busy = false;
   let missed = 0;
   let failing = false;
-  const timer = setInterval(async () => {
+  const waiting = new Set<(back: boolean) => void>();
+  const settle = (back: boolean) => {
+    for (const resolve of waiting) resolve(back);
+    waiting.clear();
+  };
+  const beat = async () => {
     if (busy) return;
     busy = true;
     try {
       if (await answersAsPadServer(url)) {
         missed = 0;
         failing = false;
-        return;
+        return settle(true);
       }
       if (++missed < 2) return;
       // Stopped on purpose (SIGTERM, idle), it took its address with it:
@@ -151,19 +177,22 @@ function keepJoined(
           );
         }
         failing = true;
-        return;
+        return settle(false);
       }
       const joined = await restart();
       missed = 0;
       failing = false;
+      const same = joined.url.href === url.href;
       console.error(
-        joined.url.href === url.href
+        same
           ? `rustpad-mcp: the pad server at ${url.href} stopped: ${
             joined.started ? "started it again" : "joined the one now there"
           } (pid ${joined.address?.pid ?? "unknown"})`
           : `rustpad-mcp: Cannot serve the pads at ${url.href} again as the pad server now runs at ${joined.url.href}: restart this MCP server to use it`,
       );
+      settle(same);
     } catch (error) {
+      settle(false);
       if (failing) return;
       failing = true;
       const lines = error instanceof StartFailure
@@ -177,7 +206,35 @@ function keepJoined(
     } finally {
       busy = false;
     }
-  }, everyMs);
+  };
+  const timer = setInterval(beat, everyMs);
   Deno.unrefTimer(timer);
-  return timer;
+  // While a call waits, ask often: two misses start it again sooner.
+  let quick: ReturnType<typeof setInterval> | undefined;
+  return {
+    whenBack() {
+      const back = Promise.withResolvers<boolean>();
+      const wait = setTimeout(() => {
+        waiting.delete(back.resolve);
+        back.resolve(false);
+      }, RESTART_WAIT_MS);
+      waiting.add(back.resolve);
+      quick ??= setInterval(() => {
+        if (waiting.size > 0) return void beat();
+        clearInterval(quick);
+        quick = undefined;
+      }, QUICK_BEAT_MS);
+      Deno.unrefTimer(quick);
+      void beat();
+      return back.promise.finally(() => clearTimeout(wait));
+    },
+    stop() {
+      clearInterval(timer);
+      clearInterval(quick);
+      settle(false);
+    },
+  };
 }
+
+/** How often the pad server is asked while a call waits for it. */
+const QUICK_BEAT_MS = 250;

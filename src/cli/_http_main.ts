@@ -12,6 +12,7 @@ import { serveHttp } from "../mcp/http_server.ts";
 import { VERSION } from "../config/version.ts";
 import { stderrLines } from "./_stderr_lines.ts";
 import { openConfiguredState } from "./_state.ts";
+import { type EmbeddedPads, waitsForRestarts } from "./_embedded.ts";
 
 const SIGNALS: Deno.Signal[] = ["SIGTERM", "SIGINT"];
 
@@ -20,6 +21,7 @@ export async function runHttp(
   config: Config,
   listen: { hostname: string; port: number },
   startNotes: readonly string[] = [],
+  embedded?: EmbeddedPads,
 ): Promise<number> {
   // Every line of this mode through one writer, so they keep their order.
   const log = stderrLines();
@@ -38,6 +40,7 @@ export async function runHttp(
   // Every bearer token is an identity with its fair share of the limits.
   const backend = createBackend(config, {
     state,
+    ...waitsForRestarts(embedded),
     identities: identities.length + (config.httpToken === undefined ? 0 : 1),
   });
   let server;

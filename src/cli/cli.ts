@@ -10,7 +10,7 @@
 import { parseArgs } from "node:util";
 import { createBackend } from "../backend/backend.ts";
 import { openConfiguredState } from "./_state.ts";
-import { configure, embeddedFlagArgs } from "./_embedded.ts";
+import { configure, embeddedFlagArgs, waitsForRestarts } from "./_embedded.ts";
 import { isLoopback, MIN_TOKEN_LENGTH, parseListen } from "../config/listen.ts";
 import { usage } from "../config/usage.ts";
 import { serveStdio } from "../mcp/stdio.ts";
@@ -112,7 +112,7 @@ export async function main(args: string[]): Promise<number> {
   if (listen !== undefined) {
     // Loaded only for --http: a stdio start needs no HTTP server.
     const { runHttp } = await import("./_http_main.ts");
-    return await runHttp(config, listen, notes);
+    return await runHttp(config, listen, notes, configured.embedded);
   }
   for (const note of notes) console.error(note);
   if (Deno.stdin.isTerminal()) {
@@ -128,7 +128,10 @@ export async function main(args: string[]): Promise<number> {
   );
   if (typeof state === "number") return state;
   try {
-    await using backend = createBackend(config, { state });
+    await using backend = createBackend(config, {
+      state,
+      ...waitsForRestarts(configured.embedded),
+    });
     return await serveStdio(config, backend);
   } finally {
     await state.close();

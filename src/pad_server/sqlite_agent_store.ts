@@ -66,14 +66,15 @@ const suggestionOf = (row: SuggestionRow): StoredSuggestion => ({
  * import { SqliteAgentStore } from "./sqlite_agent_store.ts";
  * import assert from "node:assert/strict";
  *
- * const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/pads.sqlite`;
  * {
  *   using store = new SqliteAgentStore(path);
  *   store.putSuggestion("notes", { id: "s1", identity: "", pending: true, json: "{}" });
  * }
  * using store = new SqliteAgentStore(path);
  * assert.equal(store.suggestion("notes", "s1")?.json, "{}");
- * await Deno.remove(path);
+ * await Deno.remove(dir, { recursive: true }); // with its WAL file
  * ```
  */
 export class SqliteAgentStore implements AgentStore, Disposable {

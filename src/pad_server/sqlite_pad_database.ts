@@ -84,7 +84,8 @@ function useWriteAheadLog(database: DatabaseSync, mode: SyncMode): void {
  * } from "@rustpad-mcp/server/testing";
  * import assert from "node:assert/strict";
  *
- * const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/pads.sqlite`;
  * {
  *   using database = new SqlitePadDatabase(path);
  *   await using server = await startPadServer({ database });
@@ -93,7 +94,7 @@ function useWriteAheadLog(database: DatabaseSync, mode: SyncMode): void {
  * using database = new SqlitePadDatabase(path);
  * await using server = await startPadServer({ database });
  * assert.equal(server.text("notes"), "kept");
- * await Deno.remove(path);
+ * await Deno.remove(dir, { recursive: true }); // with its WAL file
  * ```
  */
 export class SqlitePadDatabase implements PadStore, Disposable {

@@ -28,6 +28,12 @@ export interface SessionPoolOptions {
   maxOpen?: number;
   /** A budget of sockets shared with other pools (one per identity). */
   slots?: PadSlots;
+  /**
+   * After the server refused a connection: resolves `true` once it may be
+   * tried again (a pad server being started again), `false` to fail now.
+   * A pad opened meanwhile waits for it. @default {fail at once}
+   */
+  upstreamBack?: () => Promise<boolean>;
 }
 
 /**

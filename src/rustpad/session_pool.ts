@@ -33,6 +33,7 @@ import {
 } from "./pad_slots.ts";
 import { PadLineages, type PadRestart } from "./_lineage.ts";
 import { reopenAndSettle, settleForeign, settleOptions } from "./_recovery.ts";
+import { openPatiently } from "./_patient_open.ts";
 
 export { DEFAULT_MAX_OPEN_PADS } from "./pad_slots.ts";
 
@@ -159,14 +160,14 @@ export class SessionPool {
     // The new session connects once the socket closed for it is closed,
     // so never more are open than the budget.
     const room = this.#slots.makeRoom(padId, this.#holder);
+    const { timeoutMs, user, agentSecret, upstreamBack } = this.#options;
     const open = () =>
-      PadSession.open(this.#baseUrl, padId, {
-        ...this.#options.timeoutMs !== undefined &&
-          { timeoutMs: this.#options.timeoutMs },
-        ...this.#options.user !== undefined && { user: this.#options.user },
-        ...this.#options.agentSecret !== undefined &&
-          { agentSecret: this.#options.agentSecret },
-      });
+      openPatiently(() =>
+        PadSession.open(this.#baseUrl, padId, {
+          ...timeoutMs !== undefined && { timeoutMs },
+          ...user !== undefined && { user },
+          ...agentSecret !== undefined && { agentSecret },
+        }), upstreamBack);
     const entry: Entry = {
       session: room?.then(open, open) ?? open(),
       usedAt: this.#slots.stamp(),

@@ -16,6 +16,7 @@
 import type { RE2JS } from "re2js";
 import { codePointLength } from "../ot/code_points.ts";
 import { cutLong, LineIndex, MAX_LINE_LENGTH } from "./lines.ts";
+import { literalIn, literalSpans } from "./_literal_spans.ts";
 import { lineSpans, matchesWithinLines } from "./_line_spans.ts";
 
 let engine: typeof RE2JS | undefined;
@@ -241,9 +242,12 @@ export function searchText(
 ): SearchResult {
   const maxResults = options.maxResults ?? 100;
   const contextLines = options.contextLines ?? 0;
+  const literal = options.regex
+    ? pattern
+    : literalIn(text, pattern, options.caseInsensitive === true);
   const spans = options.regex || options.caseInsensitive || pattern === ""
-    ? regexSpans(text, compilePattern(pattern, options), options)
-    : literalSpans(text, pattern);
+    ? regexSpans(text, compilePattern(literal, options), options)
+    : literalSpans(text, literal);
   let budget = options.maxCharacters ?? Infinity;
   const matches: SearchMatch[] = [];
   let totalMatches = 0;
@@ -259,19 +263,6 @@ export function searchText(
     else matches.push(match);
   }
   return { matches, totalMatches, cut };
-}
-
-function* literalSpans(
-  text: string,
-  pattern: string,
-): Generator<[number, number]> {
-  for (
-    let at = text.indexOf(pattern);
-    at !== -1;
-    at = text.indexOf(pattern, at + pattern.length)
-  ) {
-    yield [at, at + pattern.length];
-  }
 }
 
 /** Spans in UTF-16 units, as RE2's matcher counts on a string. */

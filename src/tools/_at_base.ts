@@ -33,7 +33,7 @@ export const baseRevisionSchema = countSchema(
 
 export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
   .meta({ default: "refuse" }).describe(
-    "Text changed since base_revision: 'refuse' answers 'conflict'; 'merge' applies yours, keeping theirs even where they overlap (check the diff).",
+    "Text changed since base_revision: 'refuse' answers 'conflict'; 'merge' applies yours and keeps theirs, even overlapping (check the diff).",
   );
 
 export const conflictsShape = {

@@ -28,6 +28,7 @@ import {
   objectSchema,
   padIdSchema,
   result,
+  thousands,
   untrustedResult,
 } from "./_shared.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
@@ -60,7 +61,7 @@ export const readLinesTool: ToolDefinition = defineTool({
   title: "Read a pad's lines",
   description:
     `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy); next_start_line reads on. For long pads and edit_document's line numbers; exact short text: get_document. Lines over ${
-      MAX_LINE_LENGTH.toLocaleString("en")
+      thousands(MAX_LINE_LENGTH)
     } code points end '… [line cut: … offset N]' (the rest: get_document at N); CRLF shows as LF; edits match either.`,
   inputSchema: objectSchema({
     id: padIdSchema,
@@ -140,7 +141,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad. In long pads, find what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround or backreferences, ASCII \\d \\w \\b, ^ $ per line (CRLF: \\r?$). A match may span lines.`,
+    `Find text in a pad. In long pads, find what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround or backreferences, ASCII \\d \\w \\b, ^ $ per line (CRLF: \\r?$). Matches may span lines; literal LF matches CRLF.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {

@@ -27,6 +27,7 @@ import {
   padIdSchema,
   padUrl,
   result,
+  thousands,
   untrustedResult,
 } from "./_shared.ts";
 import { peopleIn, peopleSchema } from "./_presence.ts";
@@ -37,8 +38,8 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    `Read a pad's text, whole or a page by offset and limit. Use it on pads under 20,000 code points (length: get_document_info) and for exact text to edit; longer: read_lines or search_document. Reads here stop at ${
-      MAX_TEXT_LENGTH.toLocaleString("en")
+    `Read a pad's text, whole or a page by offset and limit. Use it on pads under 20,000 code points (length: get_document_info) and for exact text to edit; longer: read_lines or search_document. Reads stop at ${
+      thousands(MAX_TEXT_LENGTH)
     } code points (truncated).`,
   inputSchema: objectSchema({
     id: padIdSchema,

@@ -171,6 +171,45 @@ Deno.test("a pad server killed with SIGKILL leaves its lock free and its address
   assert.equal(await text(second.url, "after"), "still here");
 });
 
+Deno.test("a call made just after its pad server was killed waits while the agent starts it again, and lands", async () => {
+  await using home = await scratchHome();
+  await using agent = await embedded(["--embedded"], home.env);
+  await agent.call("append_to_document", { id: "kept", text: "before " });
+  const killed = await serverPid(home);
+  Deno.kill(killed, "SIGKILL");
+  // Gone before the call: its port refuses connections.
+  await until(
+    () =>
+      fetch(`${agent.url}api/stats`).then((r) => r.body?.cancel()).then(
+        () => false,
+        () => true,
+      ),
+    "the port to refuse",
+  );
+  const result = await agent.call("append_to_document", {
+    id: "kept",
+    text: "after",
+  });
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.notEqual(await serverPid(home), killed);
+  assert.equal(await text(agent.url, "kept"), "before after");
+});
+
+Deno.test("a call made after its pad server was stopped on purpose fails within a second, saying it cannot reach it, instead of waiting for a restart that will not come", async () => {
+  await using home = await scratchHome();
+  await using agent = await embedded(["--embedded"], home.env);
+  await home.stopPadServers();
+  const started = performance.now();
+  const result = await agent.call("append_to_document", {
+    id: "kept",
+    text: "never",
+  });
+  const waited = performance.now() - started;
+  assert.equal(result.isError, true);
+  assert.match(JSON.stringify(result.content), /Cannot reach Rustpad/);
+  assert.ok(waited < 1500, `answered after ${waited.toFixed(0)} ms`);
+});
+
 Deno.test("a pad server killed with SIGKILL while no agent runs is started again by the next agent, which takes over its stale lock and address", async () => {
   await using home = await scratchHome();
   {

@@ -364,6 +364,6 @@ Deno.test("set_language takes no idempotency_key, and on_conflict says 'merge' k
   const onConflict = (await inputOf(h, "edit_document")).properties.on_conflict;
   assert.match(
     onConflict?.description ?? "",
-    /'merge' applies yours, keeping theirs/,
+    /'merge' applies yours and keeps theirs/,
   );
 });

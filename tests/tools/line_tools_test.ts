@@ -128,6 +128,27 @@ Deno.test("`search_document` finds literal text with line, UTF-16 column, contex
   ]);
 });
 
+Deno.test("`search_document` finds lines copied from read_lines (LF) in a CRLF pad, ignoring case too", async () => {
+  await using h = await withPads({
+    crlf: "one\r\nTwo\r\nthree\r\n",
+    lf: "one\nTwo\n",
+  });
+  const lines = (pad: string, pattern: string, caseInsensitive = false) =>
+    h.call("search_document", {
+      id: pad,
+      pattern,
+      ...(caseInsensitive && { case_insensitive: true }),
+    }).then((result) =>
+      (structured(result).matches as { line: number; text: string }[])
+        .map((match) => [match.line, match.text])
+    );
+  assert.deepEqual(await lines("crlf", "one\nTwo"), [[1, "one\r\nTwo"]]);
+  assert.deepEqual(await lines("crlf", "ONE\ntwo", true), [[1, "one\r\nTwo"]]);
+  assert.deepEqual(await lines("crlf", "one\r\nTwo"), [[1, "one\r\nTwo"]]);
+  assert.deepEqual(await lines("lf", "ONE\ntwo", true), [[1, "one\nTwo"]]);
+  assert.deepEqual(await lines("lf", "one\r\nTwo"), []);
+});
+
 Deno.test("`search_document` counts all matches but returns max_results, and says when none match", async () => {
   await using h = await withPads({ many: "x\n".repeat(30) });
   const found = structured(

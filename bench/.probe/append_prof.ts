@@ -1,0 +1,15 @@
+import { RawRpc } from "../_raw_rpc.ts";
+import { spawnServer } from "../_speed_tools.ts";
+const pad = await spawnServer([`${Deno.cwd()}/src/pad_server/pad_server.ts`]);
+const rpc = await RawRpc.start(`${Deno.cwd()}/mod.ts`, { RUSTPAD_URL: pad.url, RUSTPAD_CONFIRM: "never" });
+const n = Number(Deno.args[0] ?? 3000);
+for (let i = 0; i < 200; i++) await rpc.call("ping", {});
+let t = performance.now();
+for (let i = 0; i < n; i++) await rpc.call("ping", {});
+const ping = (performance.now() - t) / n;
+for (let i = 0; i < 200; i++) await rpc.timeTool("append_to_document", { id: "p", text: "a line\n" });
+t = performance.now();
+for (let i = 0; i < n; i++) await rpc.timeTool("append_to_document", { id: "p", text: "a line\n" });
+console.log("ping", ping.toFixed(3), "append", ((performance.now() - t) / n).toFixed(3));
+await rpc.close(); await pad.close?.();
+Deno.exit(0);
