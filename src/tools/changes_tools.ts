@@ -37,7 +37,7 @@ export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
   title: "Who wrote what",
   description:
-    "List line ranges written after since_revision (hunks; deletions leave none), with authors. Use it to review others' edits. Hunks: the first 200; more_hunks counts the rest (raise since_revision, or attribute lines). start_line or end_line adds each line's last writer and revision, 2,000 a call (next_start_line reads on). Text: read_lines; deletions: wait_for_change.",
+    "List line ranges written after since_revision (hunks; deletions leave none), with authors. Use it to review others' edits. Hunks: the first 200 (more_hunks: raise since_revision, or attribute lines). start_line or end_line adds each line's last writer and revision, 2,000 a call (next_start_line reads on). Text: read_lines; deletions: wait_for_change, same since_revision.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("Count changes after this revision.")

@@ -208,7 +208,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
     replace: textSchema("Its replacement; may be empty."),
     replace_all: flagSchema("Replace every match (needed for more than one)."),
     whole_word: flagSchema(
-      "Skip matches inside words ('foo' in 'food'), regex too.",
+      "Skip matches inside words, regex too.",
     ),
     regex: flagSchema(
       "search is RE2, ^ $ per line (CRLF: \\r?$; (?i): any case); replace takes $1, $<name>, $&, $$.",
