@@ -37,14 +37,14 @@ export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
   title: "Who wrote what",
   description:
-    "List line ranges written after since_revision (hunks; deletions leave none), with authors. Use it to review others' edits. Hunks: the first 200 (more_hunks: raise since_revision, or attribute lines). start_line or end_line adds each line's last writer and revision, 2,000 a call (next_start_line reads on). Text: read_lines; deletions: wait_for_change, same since_revision.",
+    "List line ranges (hunks) written after since_revision, with authors and current text; deleted lines leave none (see them: wait_for_change, same since_revision). Use it to review others' edits. At most 200 hunks; past that, raise since_revision or pass start_line/end_line: each line's last writer and revision, 2,000 lines a call (next_start_line reads on).",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("Count changes after this revision.")
       .optional().meta({ default: 0 }),
     start_line: z.int().min(1).meta({ maximum: undefined }).optional()
       .describe(
-        "Attribute from this line, also past 200 hunks (1 if only end_line).",
+        "First line to attribute (1 if only end_line).",
       ),
     end_line: countSchema(
       "Last line to attribute; omit for the end.",

@@ -1,0 +1,1 @@
+console.error("first-eval", performance.now().toFixed(1));

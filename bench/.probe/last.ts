@@ -1,0 +1,1 @@
+console.error("all-eval", performance.now().toFixed(1));
