@@ -1,1 +1,0 @@
-console.error("first-eval", performance.now().toFixed(1));

@@ -1,1 +1,0 @@
-console.error("all-eval", performance.now().toFixed(1));

@@ -1,1 +1,0 @@
-const a=performance.now(); const s=(200000).toLocaleString('en'); console.log('loc', (performance.now()-a).toFixed(1)); const b=performance.now(); await import('zod'); console.log('zod',(performance.now()-b).toFixed(1));
