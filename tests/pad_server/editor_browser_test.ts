@@ -218,3 +218,42 @@ Deno.test("a page opened without #id gets a random pad, and lives through the pa
     await Deno.remove(path);
   }
 });
+
+Deno.test("a page refuses typing that would take the pad past the server's 262,144 code points, says so and stays connected; typing that fits still lands", async () => {
+  await using browser = await Browser.launch();
+  // 262,140 code points: 2,621 lines of 99 letters, then 🎉 and 39 more.
+  const full = `${"a".repeat(99)}\n`.repeat(2621) + `🎉${"b".repeat(39)}`;
+  await using server = await startPadServer({ pads: { full: { text: full } } });
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/#full`);
+  await page.waitFor(CONNECTED, "the page to connect");
+  await page.waitFor(
+    `document.querySelector("#editor .cm-line")?.textContent.startsWith("aaa")`,
+    "the pad's text",
+  );
+  await page.type("12345"); // 262,145: one too many
+  await page.waitFor(
+    `!document.querySelector("#limit").hidden`,
+    "the page to say the pad is full",
+  );
+  assert.match(
+    await page.evaluate<string>(`document.querySelector("#limit").textContent`),
+    /262,144/,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(
+    await page.evaluate<string>(
+      `document.querySelector("#status").dataset.status`,
+    ),
+    "connected",
+  );
+  assert.equal(await serverText(server.url, "full"), full);
+  await page.type("1234");
+  await settled([], server.url, "full", `1234${full}`);
+  assert.equal(
+    await page.evaluate<string>(
+      `document.querySelector("#status").dataset.status`,
+    ),
+    "connected",
+  );
+});

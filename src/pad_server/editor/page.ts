@@ -19,6 +19,7 @@ import {
   lineNumbers,
 } from "@codemirror/view";
 import { PAD_ID_PATTERN } from "../../rustpad/pad_id.ts";
+import { MAX_TEXT_LENGTH } from "../../rustpad/protocol.ts";
 import type { UserId } from "../../rustpad/protocol.ts";
 import { peerDecorations, showPeers } from "./_cursors.ts";
 import { highlighting, LANGUAGES } from "./_languages.ts";
@@ -120,6 +121,29 @@ const client = new PadClient({
   },
 });
 
+/**
+ * The server hangs up on an edit that would make the pad longer than
+ * MAX_TEXT_LENGTH code points, as Rustpad does, and the page would resend
+ * it on every reconnect: refuse it here, where the person sees why.
+ */
+const withinLimit = EditorState.transactionFilter.of((transaction) => {
+  const { newDoc } = transaction;
+  if (
+    !transaction.docChanged || transaction.annotation(origin) === "remote" ||
+    newDoc.length <= MAX_TEXT_LENGTH ||
+    toCodePointOffset(newDoc.toString(), newDoc.length) <= MAX_TEXT_LENGTH
+  ) return transaction;
+  const notice = element("limit");
+  notice.textContent = `Not typed: a pad holds at most ${
+    MAX_TEXT_LENGTH.toLocaleString("en")
+  } characters.`;
+  notice.hidden = false;
+  clearTimeout(limitTimer);
+  limitTimer = setTimeout(() => notice.hidden = true, 8000);
+  return [];
+});
+let limitTimer: ReturnType<typeof setTimeout> | undefined;
+
 const view = new EditorView({
   parent: element("editor"),
   state: EditorState.create({
@@ -132,6 +156,7 @@ const view = new EditorView({
       peerDecorations,
       suggestionMarks,
       language.of([]),
+      withinLimit,
       keymap.of([
         { key: "Mod-z", run: () => step(undo.undo(), "undo") },
         { key: "Mod-y", run: () => step(undo.redo(), "redo") },
