@@ -37,7 +37,7 @@ export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
   title: "Who wrote what",
   description:
-    "List line ranges (hunks) written after since_revision, with authors and current text; deleted lines leave none (see them: wait_for_change, same since_revision). Use it to review others' edits. At most 200 hunks (too many: raise since_revision). start_line/end_line also give each line's last writer and revision, for any lines, 2,000 a call (next_start_line reads on).",
+    "List line ranges (hunks) written after since_revision, with authors and current text; deletions leave no hunk (see them: wait_for_change, same since_revision). Use it to review others' edits. At most 200 hunks (too many: raise since_revision). start_line/end_line add each line's last writer and revision, changed or not, 2,000 lines a call (next_start_line reads on).",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("Count changes after this revision.")
