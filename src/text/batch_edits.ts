@@ -16,6 +16,7 @@ import { findOccurrences } from "./edits.ts";
 import {
   asCrlf,
   countLines,
+  inLineEndingOf,
   LineIndex,
   notFoundHint,
   withoutLineNumbers,
@@ -274,7 +275,7 @@ function locateString(
   placesLeft: number,
 ): Omit<LocatedChange, "codePointStart" | "codePointEnd">[] {
   let search = edit.old_string;
-  let replace = edit.new_string;
+  let replace = inLineEndingOf(edit.new_string, text);
   // One more than allowed, to know the bound is passed.
   let offsets = findOccurrences(text, search, placesLeft + 1);
   // read_lines hides the \r of CRLF lines: match what the agent saw.
@@ -342,9 +343,7 @@ function locateLines(
   }
   const { text } = lines;
   const lineBreak = lines.lineBreak;
-  let newText = lineBreak === "\r\n"
-    ? edit.new_string.replace(/\r?\n/g, "\r\n")
-    : edit.new_string;
+  let newText = inLineEndingOf(edit.new_string, text);
   const at = (line: number): number =>
     line <= lines.index.count ? lines.index.start(line) : text.length;
   let start = at(first);

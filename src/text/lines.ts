@@ -32,6 +32,30 @@ export function asCrlf(text: string): string | undefined {
   return /(^|[^\r])\n/.test(text) ? text.replace(/\r?\n/g, "\r\n") : undefined;
 }
 
+/**
+ * `text` to write into `pad`: with CRLF line breaks if the pad's first line
+ * ends in CRLF, so new lines match the pad's own; as it is otherwise.
+ *
+ * @param text Text to write, with LF or CRLF line breaks.
+ * @param pad The pad's text.
+ * @returns `text` in the pad's line ending.
+ *
+ * @example
+ * ```ts
+ * import { inLineEndingOf } from "./lines.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(inLineEndingOf("a\nb", "x\r\ny"), "a\r\nb");
+ * assert.equal(inLineEndingOf("a\nb", "x\ny\r\n"), "a\nb");
+ * ```
+ */
+export function inLineEndingOf(text: string, pad: string): string {
+  const first = pad.indexOf("\n");
+  return first > 0 && pad[first - 1] === "\r"
+    ? text.replace(/\r?\n/g, "\r\n")
+    : text;
+}
+
 /** A run of numbered lines, as {@linkcode readLines} returns it. */
 export interface LineWindow {
   /** The lines as `N<TAB>line`, joined with `\n`. */

@@ -12,7 +12,7 @@ import type { Matcher, RE2JS } from "re2js";
 import { codePointLength } from "../ot/code_points.ts";
 import { TextOperation } from "../ot/operation.ts";
 import { commonEnds } from "./common_ends.ts";
-import { asCrlf } from "./lines.ts";
+import { asCrlf, inLineEndingOf } from "./lines.ts";
 import { checkWork, compilePattern } from "./search.ts";
 
 /** One match and what replaces it, in UTF-16 units of the searched text. */
@@ -101,6 +101,7 @@ export function findReplacements(
   replace: string,
   options: ReplaceOptions = {},
 ): Replacement[] {
+  replace = inLineEndingOf(replace, text);
   if (options.regex) {
     const expression = compilePattern(search, { regex: true });
     checkWork(text, expression, { regex: true });

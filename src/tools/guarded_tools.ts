@@ -196,7 +196,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace only the matched text in a pad: an exact string (case and whitespace count; LF matches CRLF) or an RE2 regex. Several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks your user first if replace_all hits several places.",
+    "Replace only the matched text in a pad: an exact string (case and whitespace count; LF matches CRLF) or an RE2 regex; your LF becomes CRLF in CRLF pads. Several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks your user first if replace_all hits several places.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {
@@ -205,7 +205,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
     }).meta({ minLength: undefined, maxLength: MAX_TEXT_LENGTH }).describe(
       "Exact text to find, or the pattern with regex.",
     ),
-    replace: textSchema("Its replacement; may be empty."),
+    replace: textSchema("Its replacement; '' deletes."),
     replace_all: flagSchema("Replace every match (needed for more than one)."),
     whole_word: flagSchema(
       "Skip matches inside words, regex too.",

@@ -187,3 +187,25 @@ Deno.test("replace_in_document matches a search copied from read_lines (LF) in a
   assert.equal(replaced.status, "applied");
   assert.equal(await h.text("crlf"), "1\r\n2\r\n");
 });
+
+Deno.test("what replace_in_document and edit_document write into a CRLF pad takes CRLF line breaks, whatever the search; an LF pad keeps them as given", async () => {
+  await using h = await connect();
+  await h.call("append_to_document", { id: "crlf", text: "a b\r\nc\r\n" });
+  await h.call("append_to_document", { id: "lf", text: "a b\nc\n" });
+  const replace = (id: string, args: Record<string, unknown>) =>
+    h.call("replace_in_document", { id, ...args }).then(structured);
+  assert.equal(
+    (await replace("crlf", { search: " ", replace: "\n" })).status,
+    "applied",
+  );
+  assert.equal(await h.text("crlf"), "a\r\nb\r\nc\r\n");
+  await replace("crlf", { search: "(b)", replace: "$1\nB", regex: true });
+  assert.equal(await h.text("crlf"), "a\r\nb\r\nB\r\nc\r\n");
+  await h.call("edit_document", {
+    id: "crlf",
+    edits: [{ old_string: "c", new_string: "c\nd" }],
+  }).then(structured);
+  assert.equal(await h.text("crlf"), "a\r\nb\r\nB\r\nc\r\nd\r\n");
+  await replace("lf", { search: " ", replace: "\n" });
+  assert.equal(await h.text("lf"), "a\nb\nc\n");
+});

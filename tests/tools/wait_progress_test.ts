@@ -33,7 +33,7 @@ Deno.test("wait_for_change waits 50 s by default, under the 60 s request timeout
   );
   assert.match(
     description,
-    /Ends as until says, or timed_out at timeout_seconds/,
+    /Else timed_out at timeout_seconds/,
   );
 });
 
