@@ -7,7 +7,8 @@
 // the first read of the text or the log.
 
 import type { TextBuffer } from "../ot/text_buffer.ts";
-import type { UserOperation } from "./protocol.ts";
+import type { TextOperation } from "../ot/operation.ts";
+import type { UserId, UserOperation } from "./protocol.ts";
 import {
   REVISION_LOG_CAPACITY,
   REVISION_LOG_MAX_TEXT,
@@ -31,6 +32,12 @@ export class HistoryBacklog {
   /** How many entries are held. */
   get size(): number {
     return this.#entries.length;
+  }
+
+  /** The `index`th entry held (0: the oldest), as the log would name it. */
+  at(index: number): { author: UserId; operation: TextOperation } | undefined {
+    const entry = this.#entries[index];
+    return entry && { author: entry.id, operation: entry.operation };
   }
 
   /** Whether no more may be held: fold them in, then fold each as it comes. */

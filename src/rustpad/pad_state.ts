@@ -180,7 +180,9 @@ export class PadState {
    * tell it from another after a restart); `undefined` past the log.
    */
   operationDigest(at: number): string | undefined {
-    const entry = this.#settled().#log.at(at);
+    // A held entry needs no fold (a session closing asks for its last).
+    const held = this.#backlog.at(at - this.#log.revision);
+    const entry = held ?? this.#settled().#log.at(at);
     return entry && chainDigest("", entry.author, entry.operation);
   }
 

@@ -69,6 +69,23 @@ Deno.test("`PadState` gives the length and revision of a held history, and folds
   );
 });
 
+Deno.test("`PadState.operationDigest()` of a held history, asked before anything folds it, names each operation as the folded log does", () => {
+  const operations = makeHistory(60);
+  const held = new PadState();
+  const eager = folding();
+  receive(held, 0, operations);
+  receive(eager, 0, operations);
+  for (const at of [operations.length - 1, 30, 0, operations.length]) {
+    assert.equal(
+      held.operationDigest(at),
+      eager.operationDigest(at),
+      `at ${at}`,
+    );
+  }
+  assert.equal(held.operationDigest(operations.length), undefined);
+  assert.equal(held.text, eager.text);
+});
+
 Deno.test("`PadState.receive()` refuses a history operation that does not fit, while it holds the history unfolded", () => {
   const state = new PadState();
   receive(state, 0, [TextOperation.fromJSON(["abc"])]);
