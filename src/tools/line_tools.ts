@@ -66,7 +66,9 @@ export const readLinesTool: ToolDefinition = defineTool({
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
-    line_count: positiveSchema("Lines to read; no cap.")
+    line_count: positiveSchema(
+      `Lines to read; pads hold ≤${thousands(MAX_TEXT_LENGTH)} code points.`,
+    )
       .default(2000),
   }),
   outputSchema: objectSchema({
