@@ -66,9 +66,7 @@ export const readLinesTool: ToolDefinition = defineTool({
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
-    line_count: positiveSchema(
-      `Lines to read; pads hold ≤${thousands(MAX_TEXT_LENGTH)} code points.`,
-    )
+    line_count: positiveSchema("Lines to read; no cap, so page long pads.")
       .default(2000),
   }),
   outputSchema: objectSchema({
