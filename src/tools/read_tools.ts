@@ -124,7 +124,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   name: "get_document_info",
   title: "Inspect a pad",
   description:
-    "Get a pad's live state, not its text: url, length, revision, language and who is in it, with cursors. Use it to see who is where before writing; text: get_document.",
+    "Get a pad's live state: url, length, revision, language and who is in it, with cursors. Use it to see who is where before writing; text: get_document.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
