@@ -48,12 +48,20 @@ function folding(): PadState {
   return state;
 }
 
-Deno.test("`PadState` gives the length and revision of a held history, and folds it into the same text and log as each operation folded in turn", () => {
-  const operations = makeHistory(400);
+/** `operations` received by a state that holds them and by one that folds. */
+function heldAndFolded(
+  operations: readonly TextOperation[],
+): [held: PadState, eager: PadState] {
   const held = new PadState();
   const eager = folding();
   receive(held, 0, operations);
   receive(eager, 0, operations);
+  return [held, eager];
+}
+
+Deno.test("`PadState` gives the length and revision of a held history, and folds it into the same text and log as each operation folded in turn", () => {
+  const operations = makeHistory(400);
+  const [held, eager] = heldAndFolded(operations);
   assert.equal(held.length, eager.length);
   assert.equal(held.serverLength, eager.serverLength);
   assert.equal(held.revision, operations.length);
@@ -71,10 +79,7 @@ Deno.test("`PadState` gives the length and revision of a held history, and folds
 
 Deno.test("`PadState.operationDigest()` of a held history, asked before anything folds it, names each operation as the folded log does", () => {
   const operations = makeHistory(60);
-  const held = new PadState();
-  const eager = folding();
-  receive(held, 0, operations);
-  receive(eager, 0, operations);
+  const [held, eager] = heldAndFolded(operations);
   for (const at of [operations.length - 1, 30, 0, operations.length]) {
     assert.equal(
       held.operationDigest(at),
