@@ -125,7 +125,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   name: "edit_document",
   title: "Edit parts of a pad",
   description:
-    "Apply edits to a pad all-or-nothing, for several changes or line ranges (one string: replace_in_document; at the end: append_to_document). Line edits: read_lines' numbers at base_revision (pass its revision; else now), inclusive, never shifted for earlier edits; end_line = start_line - 1 inserts before start_line. A line edit's non-empty new_string gets a final newline if none; your LF becomes CRLF in CRLF pads. Edits must not overlap; if one matches nowhere, or several places without replace_all, none apply. Asks your user first if a replace_all hits several places or it deletes over half the pad.",
+    "Apply edits to a pad all-or-nothing, for several changes or line ranges (one string: replace_in_document; at the end: append_to_document). Line edits: read_lines' numbers at base_revision (pass its revision), never shifted for earlier edits; end_line = start_line - 1 inserts before start_line. A line edit's non-empty new_string gets a final newline if none; your LF becomes CRLF in CRLF pads. Edits must not overlap; if one matches nowhere, or several places without replace_all, none apply. Asks your user first if a replace_all hits several places or it deletes over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(

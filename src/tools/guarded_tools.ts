@@ -119,7 +119,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   name: "set_document",
   title: "Replace a pad's whole text",
   description:
-    "Replace a pad's whole text. Parts: edit_document or replace_in_document. Asks your user first on a non-empty pad; fails if it changes while they decide (read again, retry).",
+    "Replace a pad's whole text, verbatim. Parts: edit_document or replace_in_document. Asks your user first on a non-empty pad; fails if it changes while they decide (read again, retry).",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),
@@ -206,7 +206,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
       "Exact text to find, or the pattern with regex.",
     ),
     replace: textSchema("Its replacement; '' deletes."),
-    replace_all: flagSchema("Replace every match (needed for more than one)."),
+    replace_all: flagSchema("Replace every match."),
     whole_word: flagSchema(
       "Skip matches inside words, regex too.",
     ),

@@ -66,7 +66,9 @@ export const readLinesTool: ToolDefinition = defineTool({
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
-    line_count: positiveSchema("Lines to read; no output cap: page long pads.")
+    line_count: positiveSchema(
+      "Lines to read; output is uncapped: ask fewer if lines are long.",
+    )
       .default(2000),
   }),
   outputSchema: objectSchema({

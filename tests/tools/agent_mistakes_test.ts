@@ -136,7 +136,7 @@ Deno.test("edit_document applies every edit of a batch to the pad as read: an in
     )?.description ?? "";
   assert.match(
     listed,
-    /read_lines' numbers at base_revision \(pass its revision; else now\), inclusive, never shifted for earlier edits/,
+    /read_lines' numbers at base_revision \(pass its revision\), never shifted for earlier edits/,
   );
   assert.match(listed, /end_line = start_line - 1 inserts/);
   assert.match(listed, /replace_in_document/);
