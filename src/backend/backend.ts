@@ -187,6 +187,8 @@ export class Backend implements AsyncDisposable {
     });
     this.http = new RustpadHttpClient(config.rustpadUrl, {
       timeoutMs: config.timeoutMs,
+      ...options.upstreamBack !== undefined &&
+        { upstreamBack: options.upstreamBack },
     });
     // One secret for confirm tokens and edit ids, random when none is set.
     const secret = options.secret ?? config.confirmSecret ??

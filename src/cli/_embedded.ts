@@ -91,6 +91,7 @@ export async function configure(
     config: {
       ...config,
       rustpadUrl: embedded.url,
+      embedded: true,
       ...secret !== undefined && { agentSecret: secret },
     },
     embedded,

@@ -260,6 +260,11 @@ export interface Config {
    * data directory once it joins it.
    */
   readonly agentSecret?: string;
+  /**
+   * Whether {@linkcode Config.rustpadUrl} is the embedded pad server's, the
+   * one `--embedded` joined or started. Not a variable.
+   */
+  readonly embedded?: boolean;
 }
 
 /** One environment variable and how to read it. */
@@ -273,7 +278,12 @@ export interface Variable<T> {
 }
 
 /** What the variables give, before the tool lists combine into `tools`. */
-export type Settings = Omit<Config, "tools" | "agentSecret"> & {
-  readonly allowTools: ReadonlySet<ToolName> | undefined;
-  readonly denyTools: ReadonlySet<ToolName> | undefined;
-};
+export type Settings =
+  & Omit<
+    Config,
+    "tools" | "agentSecret" | "embedded"
+  >
+  & {
+    readonly allowTools: ReadonlySet<ToolName> | undefined;
+    readonly denyTools: ReadonlySet<ToolName> | undefined;
+  };

@@ -26,6 +26,7 @@ import {
   readCapped,
   redirectTarget,
 } from "./_http_answer.ts";
+import { openPatiently } from "./_patient_open.ts";
 import { checkPadId } from "./pad_id.ts";
 import { apiUrl, parseBaseUrl } from "./urls.ts";
 
@@ -53,6 +54,12 @@ export interface HttpClientOptions {
    * rejects with the signal's reason, not a {@linkcode RustpadHttpError}.
    */
   signal?: AbortSignal;
+  /**
+   * As `SessionPoolOptions.upstreamBack`: when a request cannot connect,
+   * resolves `true` once the server is back (the GET is then sent again, a
+   * few times at most) or `false` when it will not be.
+   */
+  upstreamBack?: () => Promise<boolean>;
 }
 
 /** What kind of failure a {@linkcode RustpadHttpError} reports. */
@@ -143,6 +150,7 @@ export class RustpadHttpClient {
   #base: URL;
   #timeoutMs: number;
   #signal: AbortSignal | undefined;
+  #upstreamBack: (() => Promise<boolean>) | undefined;
 
   /**
    * Create a client for the server at `baseUrl`. A path prefix (a server
@@ -165,7 +173,7 @@ export class RustpadHttpClient {
    * ```
    */
   constructor(baseUrl: string | URL, options: HttpClientOptions = {}) {
-    const { timeoutMs = DEFAULT_TIMEOUT_MS, signal } = options;
+    const { timeoutMs = DEFAULT_TIMEOUT_MS, signal, upstreamBack } = options;
     if (
       typeof timeoutMs !== "number" || !(timeoutMs > 0) ||
       timeoutMs > MAX_TIMEOUT_MS
@@ -177,6 +185,7 @@ export class RustpadHttpClient {
     this.#base = parseBaseUrl(baseUrl);
     this.#timeoutMs = timeoutMs;
     this.#signal = signal;
+    this.#upstreamBack = upstreamBack;
   }
 
   /** The server's base URL, ending with `/`; a copy, so it cannot be changed. */
@@ -289,7 +298,21 @@ export class RustpadHttpClient {
    * timeout. Any answer but 200 (a redirect included: it is not followed)
    * is an error whose body is cancelled unread.
    */
-  async #get(
+  #get(
+    url: URL,
+    what: string,
+    maxBytes: number,
+  ): Promise<{ body: string; contentType: string | null }> {
+    return openPatiently(
+      () => this.#getOnce(url, what, maxBytes),
+      this.#upstreamBack,
+      (error) =>
+        error instanceof RustpadHttpError && error.kind === "unreachable",
+    );
+  }
+
+  /** One try of {@linkcode RustpadHttpClient.#get}, with its own timeout. */
+  async #getOnce(
     url: URL,
     what: string,
     maxBytes: number,

@@ -1,8 +1,9 @@
 /**
  * A failed call told as one message a model can act on: the error's own
  * sentence, what to check when Rustpad could not be reached or did not
- * answer as Rustpad does (RUSTPAD_URL), that nothing was changed where
- * that is certain, and a malformed frame's quote fenced as untrusted.
+ * answer as Rustpad does (RUSTPAD_URL, or the embedded pad server), that
+ * nothing was changed where that is certain, and a malformed frame's quote
+ * fenced as untrusted.
  *
  * @module
  */
@@ -37,8 +38,9 @@ import { fenceUntrusted } from "../safety/untrusted.ts";
 export function describeFailure(error: unknown, config: Config): string {
   if (!(error instanceof Error)) return String(error);
   const url = config.rustpadUrl.href;
-  const check =
-    `Check that RUSTPAD_URL (now ${url}) is the base URL of a running Rustpad server`;
+  const check = config.embedded
+    ? `Check that the embedded pad server (now ${url}) is running: restarting this MCP server starts it again`
+    : `Check that RUSTPAD_URL (now ${url}) is the base URL of a running Rustpad server`;
   if (error instanceof SessionError) {
     // An edit already sent may have landed: its message says what to do.
     const sent = error instanceof EditNotAcknowledgedError && error.sent;

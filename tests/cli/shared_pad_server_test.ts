@@ -195,6 +195,27 @@ Deno.test("a call made just after its pad server was killed waits while the agen
   assert.equal(await text(agent.url, "kept"), "before after");
 });
 
+Deno.test("get_stats asked just after its pad server was killed waits while the agent starts it again, and answers", async () => {
+  await using home = await scratchHome();
+  await using agent = await embedded(["--embedded"], home.env);
+  await agent.call("append_to_document", { id: "counted", text: "one" });
+  const killed = await serverPid(home);
+  Deno.kill(killed, "SIGKILL");
+  await until(
+    () =>
+      fetch(`${agent.url}api/stats`).then((r) => r.body?.cancel()).then(
+        () => false,
+        () => true,
+      ),
+    "the port to refuse",
+  );
+  const result = await agent.call("get_stats", {});
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.notEqual(await serverPid(home), killed);
+  const stats = result.structuredContent as { start_time: number };
+  assert.equal(typeof stats.start_time, "number", JSON.stringify(stats));
+});
+
 Deno.test("a call made after its pad server was stopped on purpose fails within a second, saying it cannot reach it, instead of waiting for a restart that will not come", async () => {
   await using home = await scratchHome();
   await using agent = await embedded(["--embedded"], home.env);
@@ -207,6 +228,11 @@ Deno.test("a call made after its pad server was stopped on purpose fails within 
   const waited = performance.now() - started;
   assert.equal(result.isError, true);
   assert.match(JSON.stringify(result.content), /Cannot reach Rustpad/);
+  assert.match(
+    JSON.stringify(result.content),
+    /Check that the embedded pad server \(now http:\/\/127\.0\.0\.1:\d+\/\) is running: restarting this MCP server starts it again/,
+  );
+  assert.doesNotMatch(JSON.stringify(result.content), /RUSTPAD_URL/);
   assert.ok(waited < 1500, `answered after ${waited.toFixed(0)} ms`);
 });
 
