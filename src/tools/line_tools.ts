@@ -60,14 +60,14 @@ export const readLinesTool: ToolDefinition = defineTool({
   name: "read_lines",
   title: "Read a pad's lines",
   description:
-    `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy); next_start_line reads on. For long pads and edit_document's line numbers; exact short text: get_document. Lines over ${
+    `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy); next_start_line reads on. For long pads and edit_document's line numbers; pads under 20,000 code points: get_document. Lines over ${
       thousands(MAX_LINE_LENGTH)
     } code points end '… [line cut: … offset N]' (the rest: get_document at N); CRLF shows as LF; edits match either.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
     line_count: positiveSchema(
-      "Lines to read; output is uncapped: ask fewer if lines are long.",
+      "Lines to read, not capped by size: ask ~200 if lines may be long.",
     )
       .default(2000),
   }),
@@ -143,7 +143,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad. In long pads, find what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround or backreferences, ASCII \\d \\w \\b, ^ $ per line (CRLF: \\r?$). Matches may span lines; literal LF matches CRLF.`,
+    `Find text in a pad. In long pads, find what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround or backreferences, ASCII \\d \\w \\b, ^ $ per line (CRLF: \\r?$). Matches span lines only via \\n (. skips it); literal LF matches CRLF.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {

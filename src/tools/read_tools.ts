@@ -38,7 +38,7 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    `Read a pad's text, whole or a page by offset and limit. Use it on pads under 20,000 code points (length: get_document_info) and for exact text to edit; longer: read_lines or search_document. Reads stop at ${
+    `Read a pad's text, whole or a page by offset and limit. Use it on pads under 20,000 code points (unsure: page with limit); longer: read_lines or search_document. Reads stop at ${
       thousands(MAX_TEXT_LENGTH)
     } code points (truncated).`,
   inputSchema: objectSchema({
@@ -137,6 +137,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
     users: z.array(z.string()).describe("Others present, by name."),
     people: peopleSchema,
     more_people: countField.optional(),
+    note: noteField,
     ...untrustedShape,
   }),
   annotations: READ_ANNOTATIONS,
@@ -156,6 +157,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
       users,
       people,
       ...(more > 0 && { more_people: more }),
+      ...(session.length === 0 && { note: EMPTY_NOTE }),
       untrusted: true,
       source: "rustpad",
     };

@@ -121,7 +121,7 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   name: "create_document",
   title: "Create a pad",
   description:
-    "Create a pad; returns its url to share. An id whose pad has text fails (an empty one counts as new); existing pads: set_document or edit_document. Unused pads can expire.",
+    "Create a pad; returns its url to share. An id whose pad has text fails (an empty one counts as new); existing pads: set_document or edit_document. Idle pads expire after a day by default.",
   inputSchema: objectSchema({
     id: padIdSchema.meta({
       maxLength: MAX_PAD_ID_LENGTH,

@@ -230,16 +230,23 @@ Deno.test("an empty append sends nothing, makes no revision, wakes no waiter and
   assert.equal(read.revision, 1);
 });
 
-Deno.test("read_lines and search_document on an empty pad carry get_document's empty-pad note", async () => {
+Deno.test("read_lines, search_document and get_document_info on an empty pad carry get_document's empty-pad note, and a pad with text has none", async () => {
   await using h = await connect();
   const lines = structured(await h.call("read_lines", { id: "typo" }));
   const search = structured(
     await h.call("search_document", { id: "typo", pattern: "x" }),
   );
+  const info = structured(await h.call("get_document_info", { id: "typo" }));
   const read = structured(await h.call("get_document", { id: "typo" }));
   assert.equal(typeof read.note, "string");
   assert.equal(lines.note, read.note);
   assert.equal(search.note, read.note);
+  assert.equal(info.note, read.note);
+  await h.call("append_to_document", { id: "typo", text: "now here" });
+  const written = structured(
+    await h.call("get_document_info", { id: "typo" }),
+  );
+  assert.equal(written.note, undefined);
 });
 
 Deno.test("argument errors are the tool's own sentences: a pasted URL names the id, long values are cut, no validator words", async () => {
