@@ -14,7 +14,7 @@ import type { ToolContext } from "./tool.ts";
 
 /** The `suggest` parameter every write tool takes. */
 export const suggestSchema = z.boolean().optional().describe(
-  "Only propose; people in the pad decide.",
+  "Only propose; a person decides.",
 );
 
 /** The longest `summary`, in UTF-16 units. */

@@ -123,7 +123,9 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),
-    base_revision: baseRevisionSchema,
+    base_revision: baseRevisionSchema.describe(
+      "Revision you read; 'conflict' if the pad changed since. Omit: replaces newer typing too.",
+    ),
     confirm_token: confirmTokenSchema,
     idempotency_key: idempotencyKeySchema,
   }),

@@ -67,7 +67,7 @@ export const readLinesTool: ToolDefinition = defineTool({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
     line_count: positiveSchema(
-      "Lines to read, not capped by size: ask ~200 if lines may be long.",
+      "Lines to read, no size cap: on long pads ask ~200.",
     )
       .default(2000),
   }),
