@@ -17,7 +17,7 @@ const WAIT_TIMEOUTS = 4;
 /** 1 to 128 characters; the listed schema states the upper bound. */
 export const idempotencyKeySchema = z.string().min(1).max(128)
   .meta({ minLength: undefined }).optional()
-  .describe("Retries in 10 min write once.");
+  .describe("Retries write once.");
 
 /**
  * Run a write tool's call under its `idempotency_key`, if it has one: the

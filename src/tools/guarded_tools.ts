@@ -49,6 +49,7 @@ import {
   writeStatus,
 } from "./_write.ts";
 import { avoidPeopleSchema } from "./_presence.ts";
+import { deletedBy } from "./_undo.ts";
 import type { ToolDefinition } from "./tool.ts";
 
 // Not idempotent: with suggest: true, each call holds another suggestion.
@@ -119,7 +120,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   name: "set_document",
   title: "Replace a pad's whole text",
   description:
-    "Replace a pad's whole text, verbatim. Parts: edit_document or replace_in_document. Asks your user first on a non-empty pad; fails if it changes while they decide (read again, retry).",
+    "Replace a pad's whole text, verbatim (LF stays LF). Parts: edit_document or replace_in_document. Asks your user first on a non-empty pad; fails if it changes while they decide (read again, retry).",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),
@@ -198,7 +199,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace only the matched text in a pad: an exact string (case and whitespace count; LF matches CRLF) or an RE2 regex; your LF becomes CRLF in CRLF pads. Several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks your user first if replace_all hits several places.",
+    "Replace only the matched text in a pad: an exact string (case and whitespace count; LF matches CRLF) or an RE2 regex; your LF becomes CRLF in CRLF pads. Several different edits or line ranges: edit_document. Fails if nothing matches, or several places do without replace_all. Asks your user first if replace_all hits several places or it deletes over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {
@@ -273,11 +274,16 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
       session.length,
       session.length + lengthChange(searched, found),
     );
+    const operation = replacementsOperation(searched, found);
+    // As edit_document: one match that deletes over half the pad asks too.
+    const deleted = deletedBy(operation);
+    const destroys = count > 1 ||
+      (operation.baseLength > 0 && deleted * 2 > operation.baseLength);
     let plan: Plan | undefined;
     if (base_revision !== undefined) {
       plan = {
         base: base_revision,
-        operation: replacementsOperation(searched, found),
+        operation,
         ranges: replacedRanges(searched, found).map((range) => ({
           edit: 0,
           ...range,
@@ -308,16 +314,16 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
           } in pad "${id}" (${session.length} code points now)?`
           : `Replace one match of the ${
             regex ? "pattern" : "search text"
-          } in pad "${id}" (${session.length} code points now)?`,
+          } in pad "${id}" (${session.length} code points now), removing ${deleted} code points?`,
       },
       confirm_token,
-      count > 1,
+      destroys,
     );
     if (outcome.status !== "confirmed") {
       return notConfirmed(id, outcome, { replacements: count });
     }
     const write = await writeAtBaseOr(context, gate, id, plan, (live) => {
-      if (count > 1) checkUnchanged(live, id, current);
+      if (destroys) checkUnchanged(live, id, current);
       const now = findReplacements(live.text, search, replace, options);
       if (now.length !== count) {
         throw new Error(

@@ -66,10 +66,8 @@ export const readLinesTool: ToolDefinition = defineTool({
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
-    line_count: positiveSchema(
-      "Lines to read, no size cap: on long pads ask ~200.",
-    )
-      .default(2000),
+    line_count: positiveSchema("Lines to read; the reply has no size cap.")
+      .default(200),
   }),
   outputSchema: objectSchema({
     id: z.string(),

@@ -197,7 +197,7 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
   name: "append_to_document",
   title: "Append to a pad",
   description:
-    "Append text verbatim at the end of a pad. To change existing text: edit_document; a new pad: create_document.",
+    "Append text verbatim (LF stays LF) at the end of a pad. To change existing text: edit_document; a new pad: create_document.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("Text to append."),

@@ -109,6 +109,36 @@ Deno.test("base_revision says, where the model reads it, what happens without it
   }
 });
 
+Deno.test("replace_in_document asks a person before one match deletes more than half of a pad, and not for less", async () => {
+  await using h = await connect({ elicit: accept });
+  await h.call("append_to_document", {
+    id: "mostly",
+    text: "keep this. a long passage someone wrote by hand",
+  });
+  structured(
+    await h.call("replace_in_document", {
+      id: "mostly",
+      search: "keep",
+      replace: "",
+    }),
+  );
+  assert.equal(h.elicitations.length, 0, "removing 4 of 47 asks nobody");
+  const replaced = structured(
+    await h.call("replace_in_document", {
+      id: "mostly",
+      search: " a long passage someone wrote by hand",
+      replace: "",
+    }),
+  );
+  assert.equal(replaced.status, "applied");
+  assert.equal(h.elicitations.length, 1);
+  assert.match(
+    h.elicitations[0]!.message,
+    /Replace one match of the search text in pad "mostly" \(43 code points now\), removing 37 code points\?/,
+  );
+  assert.equal(await h.text("mostly"), " this.");
+});
+
 Deno.test("undo_last_edit asks a person before deleting more than half of a pad, and not for less", async () => {
   await using h = await connect({ elicit: accept });
   await h.call("append_to_document", {

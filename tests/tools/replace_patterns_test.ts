@@ -174,9 +174,12 @@ Deno.test("replace_in_document with regex and replace_all asks for a token with 
 
 Deno.test("replace_in_document matches a search copied from read_lines (LF) in a CRLF pad, and writes CRLF", async () => {
   await using h = await connect();
-  await h.call("append_to_document", { id: "crlf", text: "one\r\ntwo\r\n" });
+  await h.call("append_to_document", {
+    id: "crlf",
+    text: "one\r\ntwo\r\nthree four five\r\n",
+  });
   const lines = structured(await h.call("read_lines", { id: "crlf" }));
-  assert.equal(lines.text, "1\tone\n2\ttwo");
+  assert.equal(lines.text, "1\tone\n2\ttwo\n3\tthree four five");
   const replaced = structured(
     await h.call("replace_in_document", {
       id: "crlf",
@@ -185,7 +188,7 @@ Deno.test("replace_in_document matches a search copied from read_lines (LF) in a
     }),
   );
   assert.equal(replaced.status, "applied");
-  assert.equal(await h.text("crlf"), "1\r\n2\r\n");
+  assert.equal(await h.text("crlf"), "1\r\n2\r\nthree four five\r\n");
 });
 
 Deno.test("what replace_in_document and edit_document write into a CRLF pad takes CRLF line breaks, whatever the search; an LF pad keeps them as given", async () => {
