@@ -17,7 +17,7 @@ const WAIT_TIMEOUTS = 4;
 /** 1 to 128 characters; the listed schema states the upper bound. */
 export const idempotencyKeySchema = z.string().min(1).max(128)
   .meta({ minLength: undefined }).optional()
-  .describe("Retries write once.");
+  .describe("Reuse it only to retry.");
 
 /**
  * Run a write tool's call under its `idempotency_key`, if it has one: the
@@ -77,7 +77,11 @@ async function settle(
   );
 }
 
-/** Only a write that happened, or may have, is remembered under its key. */
+/**
+ * Only a write that happened, or may have, is remembered under its key: an
+ * applied one, a suggestion held for people to decide (a retry must not
+ * hold a second), or an edit sent and unanswered.
+ */
 function keep(
   outcome: { value: ToolResult } | { error: unknown },
 ): boolean {
@@ -87,7 +91,8 @@ function keep(
     return error instanceof EditNotAcknowledgedError && error.sent &&
       error.kind !== "closed";
   }
-  return outcome.value.structuredContent.status === "applied";
+  const { status } = outcome.value.structuredContent;
+  return status === "applied" || status === "suggested";
 }
 
 function replay(first: ToolResult): ToolResult {

@@ -33,7 +33,7 @@ const MAX_SHOWN_LENGTH = 80;
  *
  * assert.deepEqual(
  *   parseArguments(TOOLS.read_lines, { id: "notes" }),
- *   { id: "notes", start_line: 1, line_count: 2000 },
+ *   { id: "notes", start_line: 1, line_count: 200 },
  * );
  * assert.throws(
  *   () => parseArguments(TOOLS.read_lines, { id: "notes", line_count: 0 }),

@@ -38,7 +38,7 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    `Read a pad's text, whole or a page by offset and limit. Use it on pads under 20,000 code points (unsure: page with limit); longer: read_lines or search_document. Reads stop at ${
+    `Read a pad's text, whole or a page. Use it on pads under 20,000 code points (unsure: page with limit); longer: read_lines or search_document. Reads stop at ${
       thousands(MAX_TEXT_LENGTH)
     } code points (truncated).`,
   inputSchema: objectSchema({

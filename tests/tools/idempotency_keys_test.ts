@@ -18,6 +18,31 @@ Deno.test("a retried append with the same idempotency_key lands once and says re
   assert.equal(await h.text("log"), "entry\n");
 });
 
+Deno.test("a retried suggestion with the same idempotency_key holds one suggestion and replays its id", async () => {
+  await using h = await connect();
+  await h.call("append_to_document", { id: "proposal", text: "draft\n" });
+  const args = {
+    id: "proposal",
+    text: "more\n",
+    suggest: true,
+    idempotency_key: "suggest-1",
+  };
+  const first = structured(await h.call("append_to_document", args));
+  const retry = structured(await h.call("append_to_document", args));
+  assert.equal(first.status, "suggested");
+  assert.deepEqual(retry, { ...first, replayed: true });
+  const listed = structured(
+    await h.call("list_suggestions", { id: "proposal" }),
+  );
+  assert.deepEqual(
+    (listed.suggestions as { suggestion_id: string }[]).map((s) =>
+      s.suggestion_id
+    ),
+    [first.suggestion_id],
+  );
+  assert.equal(await h.text("proposal"), "draft\n");
+});
+
 Deno.test("the same idempotency_key with other arguments is refused, changing nothing", async () => {
   await using h = await connect();
   structured(

@@ -21,7 +21,7 @@ Deno.test("wait_for_change waits 50 s by default, under the 60 s request timeout
   // The default is the schema's (above); the description says why.
   assert.match(
     description,
-    /many clients cut calls at 60 s/,
+    /many clients cut at 60 s/,
   );
   const until = (listed?.inputSchema.properties as Record<
     string,
