@@ -191,7 +191,8 @@ row(
 );
 const readLines = await timedInside(
   runs,
-  () => rpc.timeTool("read_lines", { id: BUSY, start_line: 1 }),
+  () =>
+    rpc.timeTool("read_lines", { id: BUSY, start_line: 1, line_count: 2000 }),
 );
 row("read_lines, 2,000 lines", readLines, "bare GET", bareGet, 2);
 const literal = await timedInside(
