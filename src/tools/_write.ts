@@ -145,6 +145,10 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
       },
       keyed,
     );
+    // A mistyped id names an empty pad, which the write creates: say so.
+    const wasEmpty = id !== undefined &&
+      definition.name !== "create_document" &&
+      (await context.sessions.get(id)).length === 0;
     let result;
     try {
       result = await write(args, gate, context, call);
@@ -173,6 +177,15 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
           result,
           await nearbyAt(context, written.id, written.revision),
         );
+      }
+      if (written.status === "applied" && wasEmpty) {
+        result = {
+          structuredContent: { ...result.structuredContent, new_pad: true },
+          text: [
+            ...result.text,
+            `Pad "${id}" was empty before this write; if it should have had text, check the id.`,
+          ],
+        };
       }
       if (written.status === "applied" && typeof written.id === "string") {
         // What this connection wrote, it has seen.

@@ -78,6 +78,9 @@ export const writeOutputShape = {
   edit_id: z.string().optional().describe(
     "Pass to undo_last_edit to undo exactly this edit.",
   ),
+  new_pad: z.boolean().optional().describe(
+    "True when the pad was empty before this write: a mistyped id starts a new pad.",
+  ),
   ...askedShape,
   ...quotedShape,
 };

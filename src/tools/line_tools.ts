@@ -60,7 +60,7 @@ export const readLinesTool: ToolDefinition = defineTool({
   name: "read_lines",
   title: "Read a pad's lines",
   description:
-    `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy); next_start_line reads on. For long pads and edit_document's line numbers; pads under 20,000 code points: get_document. Lines over ${
+    `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy); next_start_line reads on. For edit_document's line numbers and pads over 20,000 code points (else get_document). Lines over ${
       thousands(MAX_LINE_LENGTH)
     } code points end '… [line cut: … offset N]' (the rest: get_document at N); CRLF shows as LF; edits match either.`,
   inputSchema: objectSchema({

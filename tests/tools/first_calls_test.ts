@@ -109,6 +109,33 @@ Deno.test("base_revision says, where the model reads it, what happens without it
   }
 });
 
+Deno.test("a write that lands in an empty pad says new_pad, as a mistyped id would; create_document and a pad with text do not", async () => {
+  await using h = await connect();
+  const appended = await h.call("append_to_document", {
+    id: "tpyo",
+    text: "first",
+  });
+  assert.equal(structured(appended).new_pad, true);
+  assert.match(textOf(appended), /was empty before this write/);
+  const again = structured(
+    await h.call("append_to_document", { id: "tpyo", text: " second" }),
+  );
+  assert.equal(again.new_pad, undefined);
+  const set = structured(
+    await h.call("set_document", { id: "blank", text: "text" }),
+  );
+  assert.equal(set.status, "applied");
+  assert.equal(set.new_pad, true);
+  const language = structured(
+    await h.call("set_language", { id: "unset", language: "python" }),
+  );
+  assert.equal(language.new_pad, true);
+  const created = structured(
+    await h.call("create_document", { id: "fresh", text: "x" }),
+  );
+  assert.equal(created.new_pad, undefined);
+});
+
 Deno.test("replace_in_document asks a person before one match deletes more than half of a pad, and not for less", async () => {
   await using h = await connect({ elicit: accept });
   await h.call("append_to_document", {
@@ -327,7 +354,7 @@ Deno.test("wait_for_change counts the agent's own edit and returns at once when 
   );
   assert.match(
     listed?.description ?? "",
-    /\(your own edits count\)/,
+    /\(your edits count\)/,
   );
   assert.match(
     (listed?.inputSchema.properties as Record<string, { description?: string }>)

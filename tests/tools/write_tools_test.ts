@@ -88,6 +88,7 @@ Deno.test("`append_to_document` appends verbatim and reports revision and length
     revision: 1,
     length: 8,
     diff: "@@ -0,0 +1,1 @@\n+a👨‍👨‍👦‍👦",
+    new_pad: true,
   });
   const second = await h.call("append_to_document", { id: "log", text: "\nb" });
   assert.equal(structured(second).revision, 2);
@@ -210,6 +211,7 @@ Deno.test("`set_language` sets the language for everyone", async () => {
     status: "applied",
     id: "code",
     language: "cpp",
+    new_pad: true,
   });
   await waitFor(() => person.language === "cpp", "the person to see it");
   await person.close();
