@@ -41,7 +41,7 @@ export const getChangesTool: ToolDefinition = defineTool({
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema(
-      "Changes after this revision (0: all text; current: no hunks).",
+      "Changes after this revision (0: all text, even with start_line; current: no hunks).",
     )
       .optional().meta({ default: 0 }),
     start_line: z.int().min(1).meta({ maximum: undefined }).optional()

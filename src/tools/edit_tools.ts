@@ -71,9 +71,9 @@ const editSchema = strictObjectSchema({
   end_line: countSchema("Last line, inclusive.").optional(),
 }).meta({
   additionalProperties: false,
-  // Which fields each form needs, for clients; toBatchEdit says it too.
-  // (new_string is in `required` already.)
-  anyOf: [{ required: ["old_string"] }, {
+  // Which fields each form needs, for clients (one form, never both);
+  // toBatchEdit says it too. (new_string is in `required` already.)
+  oneOf: [{ required: ["old_string"] }, {
     required: ["start_line", "end_line"],
   }],
 });

@@ -60,9 +60,9 @@ export const readLinesTool: ToolDefinition = defineTool({
   name: "read_lines",
   title: "Read a pad's lines",
   description:
-    `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy); next_start_line reads on. For edit_document's line numbers and pads over 20,000 code points (else get_document). Lines over ${
+    `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy); next_start_line reads on. For edit_document's line numbers and pads over 20,000 code points. Lines over ${
       thousands(MAX_LINE_LENGTH)
-    } code points end '… [line cut: … offset N]' (the rest: get_document at N); CRLF shows as LF; edits match either.`,
+    } code points end '… [line cut: … offset N]' (the rest: get_document at N with a limit); CRLF shows as LF; edits match either.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
@@ -141,7 +141,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad. In long pads, find what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround/backrefs, ASCII \\d \\w \\b, ^ $ per line (CRLF: \\r?$, \\r?\\n). Matches span lines only via \\n (. skips it); literal LF matches CRLF.`,
+    `Find text in a pad: what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround/backrefs, ASCII \\d \\w \\b, ^ $ per line (\\r?$, \\r?\\n: pads may be CRLF). Matches span lines only via \\n (. skips it); literal LF matches CRLF.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {

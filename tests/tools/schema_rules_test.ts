@@ -24,6 +24,7 @@ type Schema = {
   properties?: Record<string, Schema>;
   items?: Schema;
   anyOf?: Schema[];
+  oneOf?: Schema[];
   required?: string[];
   additionalProperties?: unknown;
 };
@@ -125,11 +126,12 @@ for (const era of ["legacy", "modern"] as const) {
     });
   }
 
-  Deno.test(`${era} era: edit_document's line edit requires end_line beside start_line, and a string edit old_string`, async () => {
+  Deno.test(`${era} era: edit_document's edit is one form, never both: a line edit requires end_line beside start_line, a string edit old_string`, async () => {
     const tools = await listed(era);
     const edit = tools.find((tool) => tool.name === "edit_document")!;
     const items = (edit.inputSchema as Schema).properties!.edits!.items!;
-    const forms = (items.anyOf ?? []).map((form) => form.required ?? []);
+    assert.equal(items.anyOf, undefined);
+    const forms = (items.oneOf ?? []).map((form) => form.required ?? []);
     assert.deepEqual(forms, [["old_string"], ["start_line", "end_line"]]);
     assert.deepEqual(items.required, ["new_string"]);
   });
