@@ -214,7 +214,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
       "Skip matches inside words, regex too.",
     ),
     regex: flagSchema(
-      "search is RE2, ^ $ per line (\\r?$, \\r?\\n: pads may be CRLF; (?i): any case); replace takes $1, $<name>, $&, $$.",
+      "search is RE2, ^ $ per line (CRLF pads: write \\r?$, \\r?\\n; (?i): any case); replace takes $1, $<name>, $&, $$.",
     ),
     base_revision: baseRevisionSchema,
     confirm_token: confirmTokenSchema,

@@ -121,7 +121,7 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   name: "create_document",
   title: "Create a pad",
   description:
-    "Create a pad; returns its url to share. An id whose pad has text fails (an empty one counts as new); existing pads: set_document or edit_document. Idle pads expire after a day by default.",
+    "Create a pad; returns its url to share. An id whose pad has text fails (an empty one counts as new); existing pads: set_document or edit_document. Idle pads may expire after a day.",
   inputSchema: objectSchema({
     id: padIdSchema.meta({
       maxLength: MAX_PAD_ID_LENGTH,
@@ -266,6 +266,10 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
     status: writeStatus(),
     id: z.string(),
     language: z.string().optional(),
+    previous_language: nullableString(
+      "The language before this call, null if never set: pass it here to switch back (undo_last_edit undoes text only).",
+    ).optional(),
+    new_pad: writeOutputShape.new_pad,
     // What a held language answers with (status 'suggested').
     suggestion_id: writeOutputShape.suggestion_id,
     url: writeOutputShape.url,
@@ -294,9 +298,10 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
     );
     if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
     await gate.holdLanguage(id, language);
+    const previous = session.language;
     await session.setLanguage(language);
     return result(
-      { status: "applied", id, language },
+      { status: "applied", id, language, previous_language: previous },
       `Set the language of pad "${id}" to ${language}.`,
     );
   },

@@ -211,9 +211,15 @@ Deno.test("`set_language` sets the language for everyone", async () => {
     status: "applied",
     id: "code",
     language: "cpp",
+    previous_language: null,
     new_pad: true,
   });
   await waitFor(() => person.language === "cpp", "the person to see it");
+  const changed = structured(
+    await h.call("set_language", { id: "code", language: "python" }),
+  );
+  assert.equal(changed.previous_language, "cpp");
+  assert.equal(changed.language, "python");
   await person.close();
 });
 
