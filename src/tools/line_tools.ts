@@ -141,7 +141,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad: what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround/backrefs, ASCII \\d \\w \\b, ^ $ per line (CRLF pads: write \\r?$, \\r?\\n). Matches span lines only via \\n (. skips it); literal LF matches CRLF.`,
+    `Find text in a pad: what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround/backrefs, ASCII \\d \\w \\b, ^ $ per line (reads hide CRLF: write \\r?$, \\r?\\n). Matches span lines only via \\n; literal LF matches CRLF.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {

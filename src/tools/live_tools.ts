@@ -213,7 +213,7 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   name: "undo_last_edit",
   title: "Undo your last edit",
   description:
-    "Undo your latest text write to a pad (or the one edit_id names; an undo's edit_id redoes); call again to go further back. Not for others' edits (edit_document) or pending suggestions (withdraw_suggestion). Fails if you have no edit left there, or others changed its text since. Asks your user first if it would delete over half the pad.",
+    "Undo your latest text write to a pad (or the one edit_id names; an undo's edit_id redoes); call again to go further back. Not for others' edits (edit_document) or pending suggestions (withdraw_suggestion); accepted ones count as yours. Fails if you have no edit left there, or others changed its text since. Asks your user first if it deletes over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     edit_id: z.string().optional().describe(

@@ -99,7 +99,7 @@ export const withdrawSuggestionTool: ToolDefinition = defineTool({
   name: "withdraw_suggestion",
   title: "Withdraw suggestion",
   description:
-    "Withdraw your own pending suggestion so no one can accept it; the pad does not change. Others' and decided ones are refused; a repeat answers 'withdrawn'. Ids: list_suggestions.",
+    "Withdraw your own pending suggestion so no one can accept it. Others' and decided ones are refused; a repeat answers 'withdrawn'. Ids: list_suggestions.",
   inputSchema: objectSchema({
     id: padIdSchema,
     suggestion_id: z.string().describe("From the suggested write."),

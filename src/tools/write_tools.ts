@@ -121,7 +121,7 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   name: "create_document",
   title: "Create a pad",
   description:
-    "Create a pad; returns its url to share. An id whose pad has text fails (an empty one counts as new); existing pads: set_document or edit_document. Idle pads may expire after a day.",
+    "Create a pad; returns its url. An id whose pad has text fails (an empty one counts as new); existing pads: set_document or edit_document. Idle pads may expire after a day.",
   inputSchema: objectSchema({
     id: padIdSchema.meta({
       maxLength: MAX_PAD_ID_LENGTH,
@@ -256,7 +256,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   name: "set_language",
   title: "Set a pad's language",
   description:
-    "Set a pad's editor language (syntax highlighting) for everyone in it. New pads: create_document's language.",
+    "Set a pad's editor language (syntax highlighting) for everyone in it. New pads: create_document's language. Revert: previous_language, not undo_last_edit.",
   inputSchema: objectSchema({
     id: padIdSchema,
     language: languageSchema,
@@ -267,7 +267,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
     id: z.string(),
     language: z.string().optional(),
     previous_language: nullableString(
-      "The language before this call, null if never set: pass it here to switch back (undo_last_edit undoes text only).",
+      "The language before this call: pass it back to revert; null if never set (a language cannot be unset).",
     ).optional(),
     new_pad: writeOutputShape.new_pad,
     // What a held language answers with (status 'suggested').
