@@ -171,21 +171,32 @@ Deno.test("a pad server killed with SIGKILL leaves its lock free and its address
   assert.equal(await text(second.url, "after"), "still here");
 });
 
-Deno.test("a call made just after its pad server was killed waits while the agent starts it again, and lands", async () => {
-  await using home = await scratchHome();
-  await using agent = await embedded(["--embedded"], home.env);
-  await agent.call("append_to_document", { id: "kept", text: "before " });
+/**
+ * SIGKILL the pad server and wait until its port refuses connections, so
+ * the next call finds it gone; its pid.
+ */
+async function killUntilRefused(
+  home: ScratchHome,
+  url: string,
+): Promise<number> {
   const killed = await serverPid(home);
   Deno.kill(killed, "SIGKILL");
-  // Gone before the call: its port refuses connections.
   await until(
     () =>
-      fetch(`${agent.url}api/stats`).then((r) => r.body?.cancel()).then(
+      fetch(`${url}api/stats`).then((r) => r.body?.cancel()).then(
         () => false,
         () => true,
       ),
     "the port to refuse",
   );
+  return killed;
+}
+
+Deno.test("a call made just after its pad server was killed waits while the agent starts it again, and lands", async () => {
+  await using home = await scratchHome();
+  await using agent = await embedded(["--embedded"], home.env);
+  await agent.call("append_to_document", { id: "kept", text: "before " });
+  const killed = await killUntilRefused(home, agent.url);
   const result = await agent.call("append_to_document", {
     id: "kept",
     text: "after",
@@ -199,16 +210,7 @@ Deno.test("get_stats asked just after its pad server was killed waits while the 
   await using home = await scratchHome();
   await using agent = await embedded(["--embedded"], home.env);
   await agent.call("append_to_document", { id: "counted", text: "one" });
-  const killed = await serverPid(home);
-  Deno.kill(killed, "SIGKILL");
-  await until(
-    () =>
-      fetch(`${agent.url}api/stats`).then((r) => r.body?.cancel()).then(
-        () => false,
-        () => true,
-      ),
-    "the port to refuse",
-  );
+  const killed = await killUntilRefused(home, agent.url);
   const result = await agent.call("get_stats", {});
   assert.equal(result.isError, undefined, JSON.stringify(result));
   assert.notEqual(await serverPid(home), killed);
