@@ -3,13 +3,13 @@
 // the RFC makes a protocol error and a frame over the size cap before its
 // payload is read.
 
-import { createHash } from "node:crypto";
+import { sha1 } from "../digest/mod.ts";
 
 const GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
 /** The `101` answer to an upgrade whose key is `key`. */
 export function switchingProtocols(key: string): Uint8Array {
-  const accept = createHash("sha1").update(key + GUID).digest("base64");
+  const accept = sha1(key + GUID).toBase64();
   return new TextEncoder().encode(
     `HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`,
   );

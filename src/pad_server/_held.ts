@@ -4,7 +4,7 @@
 // was made on is gone), and the fair share of the bounds an identity may
 // hold.
 
-import { createHash } from "node:crypto";
+import { sha256 } from "../digest/mod.ts";
 import { deletesOverlap } from "../ot/deletes.ts";
 import { TextOperation } from "../ot/operation.ts";
 import type { UserOperation } from "../rustpad/protocol.ts";
@@ -175,8 +175,8 @@ export function notPending(
  * replayed log keeps it; a restart that starts over does not.
  */
 export function historyName(first: unknown): string {
-  return createHash("sha256").update(
+  return sha256(
     // The restored text's author is 2^64-1, a bigint.
     JSON.stringify(first ?? null, (_, v) => typeof v === "bigint" ? `${v}` : v),
-  ).digest("base64url");
+  ).toBase64({ alphabet: "base64url", omitPadding: true });
 }

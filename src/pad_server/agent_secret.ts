@@ -12,7 +12,7 @@
  * @module
  */
 
-import { timingSafeEqual } from "node:crypto";
+import { equalInConstantTime } from "../digest/mod.ts";
 
 /** The secret's file name in the pad server's data directory. */
 export const AGENT_SECRET_FILE = "agent.secret";
@@ -126,5 +126,5 @@ export function presentsAgentSecret(
   const encoder = new TextEncoder();
   const a = encoder.encode(given);
   const b = encoder.encode(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return equalInConstantTime(a, b);
 }

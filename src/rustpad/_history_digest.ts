@@ -1,7 +1,7 @@
 // The digests that tell one history of a pad from another (see
 // `_lineage.ts`): each operation with its author, chained from the first.
 
-import { createHash } from "node:crypto";
+import { sha256 } from "../digest/mod.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { UserId } from "./protocol.ts";
 
@@ -18,9 +18,8 @@ export function chainDigest(
   author: UserId,
   operation: TextOperation,
 ): string {
-  return createHash("sha256")
-    .update(`${previous}\n${author}\n${JSON.stringify(operation)}`)
-    .digest("base64url")
+  return sha256(`${previous}\n${author}\n${JSON.stringify(operation)}`)
+    .toBase64({ alphabet: "base64url", omitPadding: true })
     .slice(0, 22);
 }
 

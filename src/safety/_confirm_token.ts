@@ -7,7 +7,7 @@
 // to, the tool, the pad id, the SHA-256 of the canonical JSON of the bound
 // arguments, the SHA-256 of the pad text the write would destroy and the
 // pad's revision; `mac` is HMAC-SHA-256 of the payload, checked in constant
-// time (`timingSafeEqual`). The revision is what makes a used token dead on
+// time (`equalInConstantTime`). The revision is what makes a used token dead on
 // every replica that shares the secret: redeeming it writes, the write
 // moves the revision, and the revision never comes back, even if a person
 // restores the old text.
@@ -52,7 +52,7 @@ export type OpenedToken =
   | { status: "valid"; nonce: string; claims: TokenClaims }
   | { status: "malformed" | "unreadable" | "forged" | "altered" };
 
-import { createHash, type Hash, timingSafeEqual } from "node:crypto";
+import { equalInConstantTime, Sha256 } from "../digest/mod.ts";
 
 /** The block of SHA-256, which HMAC pads its key to. */
 const SHA_256_BLOCK_BYTES = 64;
@@ -197,13 +197,13 @@ function parsePayload(segment: string): Payload | undefined {
  */
 export class HmacSigner {
   /** SHA-256 fed the key XOR ipad, and XOR opad (RFC 2104), kept to copy. */
-  readonly #inner: Hash;
-  readonly #outer: Hash;
+  readonly #inner: Sha256;
+  readonly #outer: Sha256;
 
   constructor(secret: Uint8Array) {
     // A key longer than the hash's block is hashed first, as RFC 2104 says.
     const key = secret.length > SHA_256_BLOCK_BYTES
-      ? createHash("sha256").update(secret).digest()
+      ? new Sha256().update(secret).digest()
       : secret;
     const inner = new Uint8Array(SHA_256_BLOCK_BYTES).fill(0x36);
     const outer = new Uint8Array(SHA_256_BLOCK_BYTES).fill(0x5c);
@@ -211,8 +211,8 @@ export class HmacSigner {
       inner[i]! ^= key[i]!;
       outer[i]! ^= key[i]!;
     }
-    this.#inner = createHash("sha256").update(inner);
-    this.#outer = createHash("sha256").update(outer);
+    this.#inner = new Sha256().update(inner);
+    this.#outer = new Sha256().update(outer);
   }
 
   /** The MAC of `label` and `text`, base64url. */
@@ -225,17 +225,16 @@ export class HmacSigner {
     const bytes = fromBase64Url(mac);
     const expected = this.#mac(label, text);
     return Promise.resolve(
-      bytes !== undefined && bytes.length === expected.length &&
-        timingSafeEqual(bytes, expected),
+      bytes !== undefined && equalInConstantTime(bytes, expected),
     );
   }
 
-  // node:crypto's hashes are synchronous and about ten times cheaper per
-  // call than WebCrypto's HMAC, which every write pays for its edit_id;
-  // copying the keyed hashes costs half of setting up createHmac anew.
+  // A synchronous hash is about ten times cheaper per call than WebCrypto's
+  // HMAC, which every write pays for its edit_id; the keyed states are
+  // cloned, never set up anew.
   #mac(label: string, text: string): Uint8Array {
-    const inner = this.#inner.copy().update(label + text).digest();
-    return this.#outer.copy().update(inner).digest();
+    const inner = this.#inner.clone().update(label + text).digest();
+    return this.#outer.clone().update(inner).digest();
   }
 }
 

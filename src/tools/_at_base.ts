@@ -38,7 +38,7 @@ export const onConflictSchema = z.enum(["refuse", "merge"]).optional()
 
 export const conflictsShape = {
   conflicts: z.array(objectSchema({
-    edit: countField.describe("Which edit (0 if one)."),
+    edit: countField.describe("Which edit, from 0."),
     start_line: countField,
     end_line: countField,
     changed_by: z.array(z.string()),

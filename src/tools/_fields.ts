@@ -30,7 +30,7 @@ const GLOSSARY: Readonly<Record<string, string>> = {
   offset: "Offset from the pad's start, in UTF-16 units.",
   where: "Whether the cursor is inside or next to the changed lines.",
   people_nearby:
-    "People whose cursor is in or next to the changed lines: tell them, or wait.",
+    "People whose cursor is in or next to the changed lines: tell your user, or wait.",
   start_line: "First line, from 1.",
   end_line: "Last line, inclusive.",
   current_text: "That region's text now.",

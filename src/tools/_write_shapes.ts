@@ -31,9 +31,13 @@ export function writeStatus(
     "declined",
     "confirmation_required",
   ]).describe(
-    "Only 'applied' changed the pad; 'suggested' holds the write until a person decides; any other status changed nothing.",
+    "Only 'applied' changed the pad; 'suggested' holds the write until a person decides; 'declined': your user said no; any other status changed nothing.",
   );
 }
+
+/** `status` of a write that cannot ask a person in this configuration. */
+export const UNASKED_STATUS_NOTE =
+  "Only 'applied' changed the pad; 'suggested' holds the write until a person decides; any other status changed nothing.";
 
 /**
  * The result fields of a write that asked a person instead of writing

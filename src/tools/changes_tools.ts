@@ -37,11 +37,11 @@ export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
   title: "Who wrote what",
   description:
-    "List line ranges (hunks) written after since_revision, with authors and current text; deletions leave no hunk (see them: wait_for_change, same since_revision). Use it to review others' edits. At most 200 hunks (too many: raise since_revision). start_line/end_line add each line's last writer and revision, changed or not, 2,000 lines a call.",
+    "List line ranges (hunks) written after since_revision, with authors and current text; deletions leave no hunk (see them: wait_for_change, same since_revision). Use it to review edits. start_line/end_line add lines: each line's last writer and revision, 2,000 a call. Hunks span the whole pad, at most 200; past that, page lines, keeping revision > since_revision.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema(
-      "Changes after this revision (0: all text, even with start_line; the current one: line authors only).",
+      "Changes after this revision (0: whole pad as hunks; the current one: line authors only).",
     )
       .optional().meta({ default: 0 }),
     start_line: z.int().min(1).meta({ maximum: undefined }).optional()

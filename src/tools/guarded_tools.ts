@@ -120,7 +120,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   name: "set_document",
   title: "Replace a pad's whole text",
   description:
-    "Replace a pad's whole text, verbatim (LF stays LF). Parts: edit_document or replace_in_document. Asks your user first on a non-empty pad; fails if it changes while they decide (read again, retry).",
+    "Replace a pad's whole text (LF stays LF in CRLF pads). Parts: edit_document, replace_in_document. Asks your user first on a non-empty pad; fails if it changes while they decide (reread, retry).",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("The pad's complete new text."),
@@ -206,9 +206,9 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
       error:
         "Cannot call replace_in_document as search is empty: give the exact text to replace",
     }).meta({ minLength: undefined, maxLength: MAX_TEXT_LENGTH }).describe(
-      "Exact text to find, or the pattern with regex.",
+      "Exact text, or a regex with regex.",
     ),
-    replace: textSchema("Its replacement; '' deletes."),
+    replace: textSchema("Its replacement, literal unless regex; '' deletes."),
     replace_all: flagSchema("Replace every match."),
     whole_word: flagSchema(
       "Skip matches inside words, regex too.",

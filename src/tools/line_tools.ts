@@ -66,7 +66,7 @@ export const readLinesTool: ToolDefinition = defineTool({
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
-    line_count: positiveSchema("Lines to read; the reply has no size cap.")
+    line_count: positiveSchema("Lines to read; uncapped: page big pads.")
       .default(200),
   }),
   outputSchema: objectSchema({
@@ -141,7 +141,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad: what to read (read_lines) or change (replace_in_document, edit_document). regex: RE2, no lookaround/backrefs, ASCII \\d \\w \\b, ^ $ per line (reads hide CRLF: write \\r?$, \\r?\\n). Matches span lines only via \\n; literal LF matches CRLF.`,
+    `Find text in a pad: what to read (read_lines) or change (replace_in_document). regex: RE2, no lookaround/backrefs, ASCII \\d \\w \\b, ^ $ per line (reads hide CRLF: write \\r?$, \\r?\\n). Matches span lines only via \\n; literal LF matches CRLF.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {

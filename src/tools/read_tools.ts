@@ -38,9 +38,9 @@ export const getDocumentTool: ToolDefinition = defineTool({
   name: "get_document",
   title: "Read a pad's text",
   description:
-    `Read a pad's text, whole or a page. Use it on pads under 20,000 code points (unsure: page with limit); longer: read_lines or search_document. Reads stop at ${
+    `Read a pad's text, whole or a page. For pads under 20,000 code points (unsure: page with limit); longer: read_lines or search_document. Keeps CRLF. Reads stop at ${
       thousands(MAX_TEXT_LENGTH)
-    } code points (truncated).`,
+    } code points.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     offset: countSchema("UTF-16 offset; next_offset reads on.")
@@ -134,7 +134,9 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
     language: nullableString(
       "Editor language, a Rustpad menu id; null if never set.",
     ),
-    users: z.array(z.string()).describe("Others present, by name."),
+    users: z.array(z.string()).describe(
+      "Others present, by name (the same 100 as people).",
+    ),
     people: peopleSchema,
     more_people: countField.optional(),
     note: noteField,

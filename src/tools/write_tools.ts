@@ -256,7 +256,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   name: "set_language",
   title: "Set a pad's language",
   description:
-    "Set a pad's editor language (syntax highlighting) for everyone in it. New pads: create_document's language. Revert: previous_language, not undo_last_edit.",
+    "Set a pad's editor language (syntax highlighting) for everyone in it. Revert: previous_language, not undo_last_edit.",
   inputSchema: objectSchema({
     id: padIdSchema,
     language: languageSchema,
