@@ -28,6 +28,14 @@ export function codePointLength(text: string): number {
 }
 
 /**
+ * A surrogate pair: one code point in two units. Searched for with a
+ * regex, which scans natively, so a walk over a long text with a few pairs
+ * in it costs a search per pair rather than a step per unit (a pad's
+ * history is replayed before the engine has compiled any loop).
+ */
+const PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
+/**
  * UTF-16 offset reached by advancing `count` code points from the UTF-16
  * offset `from`. Stops at the end of `text` if it is shorter.
  */
@@ -37,16 +45,16 @@ export function advanceCodePoints(
   count: number,
 ): number {
   let index = from;
-  for (let n = 0; n < count && index < text.length; n++) {
-    if (
-      isHighSurrogate(text.charCodeAt(index)) &&
-      index + 1 < text.length &&
-      isLowSurrogate(text.charCodeAt(index + 1))
-    ) {
-      index += 2;
-    } else {
-      index += 1;
-    }
+  let remaining = count;
+  PAIR.lastIndex = from;
+  while (remaining > 0) {
+    // test() moves lastIndex past the pair and allocates nothing.
+    if (!PAIR.test(text)) return Math.min(index + remaining, text.length);
+    const pair = PAIR.lastIndex - 2;
+    // Units before the pair are a code point each (a lone surrogate too).
+    if (pair - index >= remaining) return index + remaining;
+    remaining -= pair - index + 1;
+    index = pair + 2;
   }
   return index;
 }
