@@ -7,6 +7,7 @@
  * @module
  */
 
+export { equalInConstantTime, sha1, Sha256, sha256 } from "./digest/mod.ts";
 export {
   applyClient,
   applyServer,

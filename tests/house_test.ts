@@ -9,15 +9,17 @@ const ROOT = new URL("../", import.meta.url).href;
 
 /** Each layer folder of src/ and the layers it may import, all below it. */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  digest: [],
   ot: [],
-  http: [],
-  rustpad: ["ot"],
-  text: ["ot"],
-  safety: ["ot", "rustpad", "text"],
-  config: ["ot", "rustpad"],
-  backend: ["ot", "rustpad", "text", "safety", "config"],
-  tools: ["ot", "rustpad", "text", "safety", "config", "backend"],
+  http: ["digest"],
+  rustpad: ["digest", "ot"],
+  text: ["digest", "ot"],
+  safety: ["digest", "ot", "rustpad", "text"],
+  config: ["digest", "ot", "rustpad"],
+  backend: ["digest", "ot", "rustpad", "text", "safety", "config"],
+  tools: ["digest", "ot", "rustpad", "text", "safety", "config", "backend"],
   mcp: [
+    "digest",
     "ot",
     "http",
     "rustpad",
@@ -27,9 +29,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     "backend",
     "tools",
   ],
-  pad_server: ["ot", "http", "rustpad"],
-  testing: ["ot", "rustpad", "pad_server"],
+  pad_server: ["digest", "ot", "http", "rustpad"],
+  testing: ["digest", "ot", "rustpad", "pad_server"],
   cli: [
+    "digest",
     "ot",
     "http",
     "rustpad",

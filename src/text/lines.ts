@@ -50,10 +50,26 @@ export function asCrlf(text: string): string | undefined {
  * ```
  */
 export function inLineEndingOf(text: string, pad: string): string {
+  return isCrlf(pad) ? text.replace(/\r?\n/g, "\r\n") : text;
+}
+
+/**
+ * Whether `pad` is a CRLF pad: its first line ends in CRLF. What edits and
+ * replaces write into it gets CRLF line breaks ({@linkcode inLineEndingOf}).
+ *
+ * @example
+ * ```ts
+ * import { isCrlf } from "./lines.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isCrlf("a\r\nb\n"), true);
+ * assert.equal(isCrlf("a\nb\r\n"), false);
+ * assert.equal(isCrlf("no break"), false);
+ * ```
+ */
+export function isCrlf(pad: string): boolean {
   const first = pad.indexOf("\n");
-  return first > 0 && pad[first - 1] === "\r"
-    ? text.replace(/\r?\n/g, "\r\n")
-    : text;
+  return first > 0 && pad[first - 1] === "\r";
 }
 
 /** A run of numbered lines, as {@linkcode readLines} returns it. */

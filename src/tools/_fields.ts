@@ -16,7 +16,8 @@ const GLOSSARY: Readonly<Record<string, string>> = {
   empty: "True when the pad has no text (or never existed).",
   length: "The pad's length in code points.",
   diff: "Unified diff of the change (pad text).",
-  suggestion_id: "The suggestion's id; withdraw_suggestion takes it.",
+  suggestion_id:
+    "The suggestion's id; withdraw_suggestion takes a pending one.",
   confirm_token:
     "With status 'confirmation_required': once the person agrees, repeat the same call with it.",
   expires_in_seconds: "Seconds the confirm_token stays valid.",
@@ -50,7 +51,8 @@ const GLOSSARY: Readonly<Record<string, string>> = {
   expires_at: "When it expires if nobody decides, ISO 8601 UTC.",
   summary: "The agent's one-line reason for the suggestion.",
   new_line_added: "True when a '\\n' was added before the text.",
-  edits_applied: "How many edits the operation made.",
+  edits_applied:
+    "Entries of edits applied (a replace_all counts once, however many matches).",
   total_lines: "Lines in the pad.",
   total_matches: "All matches, those past max_results included.",
   line_text: "The whole line the match starts on.",

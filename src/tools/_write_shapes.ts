@@ -17,16 +17,16 @@ const STATUSES = z.enum([
 ]);
 
 /**
- * A write result's `status`: "applied", "declined", "confirmation_required"
- * and the `extra` ones this tool can answer with.
+ * A write result's `status`: "applied", "suggested", "declined",
+ * "confirmation_required" and the `extra` ones this tool can answer with
+ * ("unchanged" for all but create_document, which always writes).
  */
 export function writeStatus(
-  ...extra: ("dry_run" | "conflict")[]
+  ...extra: ("unchanged" | "dry_run" | "conflict")[]
 ): z.ZodEnum {
   return STATUSES.extract([
     "applied",
     "suggested",
-    "unchanged",
     ...extra,
     "declined",
     "confirmation_required",
@@ -68,7 +68,7 @@ export const QUOTED = { untrusted: true, source: "rustpad" } as const;
  * INSTRUCTIONS.
  */
 export const writeOutputShape = {
-  status: writeStatus(),
+  status: writeStatus("unchanged"),
   id: z.string(),
   url: z.string().optional(),
   revision: countField.optional(),

@@ -37,7 +37,7 @@ export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
   title: "Who wrote what",
   description:
-    "List line ranges (hunks) written after since_revision, with authors and current text; deletions leave no hunk (see them: wait_for_change, same since_revision). Use it to review edits. start_line/end_line add lines: each line's last writer and revision, 2,000 a call. Hunks span the whole pad, at most 200; past that, page lines, keeping revision > since_revision.",
+    "List line ranges (hunks) written after since_revision, with authors and current text; deletions leave no hunk (see them: wait_for_change). start_line/end_line add lines: each line's last writer and revision, 2,000 a call. Hunks span the whole pad: at most 200, text cut at 2,000 code points (marked); past 200, page lines and keep runs with revision > since_revision.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema(
@@ -61,7 +61,9 @@ export const getChangesTool: ToolDefinition = defineTool({
       start_line: countField,
       end_line: countField,
       authors: z.array(authorSchema),
-      text: z.string().describe("The hunk's lines as they are now."),
+      text: z.string().describe(
+        "The hunk's lines as they are now; past 2,000 code points cut, ending '… [cut: N code points in all; read_lines shows them]'.",
+      ),
     })).describe("Stretches of the current text changed since since_revision."),
     more_hunks: countField.optional(),
     lines: z.array(objectSchema({
@@ -70,7 +72,7 @@ export const getChangesTool: ToolDefinition = defineTool({
       author: authorSchema,
       revision: countField.describe("The revision that wrote them."),
     })).optional().describe(
-      "With start_line or end_line: runs of lines by their last writer.",
+      "With start_line or end_line: runs of lines sharing last writer and revision.",
     ),
     next_start_line: countField.optional().describe(
       "Attributed lines stop at 2,000: continue from here.",

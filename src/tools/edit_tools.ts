@@ -142,7 +142,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   }),
   outputSchema: objectSchema({
     ...writeOutputShape,
-    status: writeStatus("dry_run", "conflict"),
+    status: writeStatus("unchanged", "dry_run", "conflict"),
     edits_applied: countField.optional(),
     rebased: z.boolean().optional().describe(
       "Whether others' changes since base_revision were merged in.",

@@ -132,7 +132,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   }),
   outputSchema: objectSchema({
     ...writeOutputShape,
-    status: writeStatus("conflict"),
+    status: writeStatus("unchanged", "conflict"),
     ...conflictsShape,
   }),
   annotations: SET_ANNOTATIONS,
@@ -223,7 +223,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   }),
   outputSchema: objectSchema({
     ...writeOutputShape,
-    status: writeStatus("conflict"),
+    status: writeStatus("unchanged", "conflict"),
     replacements: countField.optional().describe(
       "Matches replaced, or to be replaced.",
     ),

@@ -7,7 +7,12 @@
 
 import { z } from "zod";
 import { MAX_TEXT_LENGTH } from "../rustpad/protocol.ts";
-import { countLines, MAX_LINE_LENGTH, readLines } from "../text/lines.ts";
+import {
+  countLines,
+  isCrlf,
+  MAX_LINE_LENGTH,
+  readLines,
+} from "../text/lines.ts";
 import {
   loadSearchEngine,
   type SearchMatch,
@@ -78,6 +83,9 @@ export const readLinesTool: ToolDefinition = defineTool({
     next_start_line: nullableCount.describe(
       "Pass as start_line to read on; null at the end.",
     ),
+    crlf: z.boolean().describe(
+      "The pad's lines end CRLF (shown as LF here): edit_document and replace_in_document write CRLF; set_document and append_to_document write what you send.",
+    ),
     revision: countField,
     note: noteField,
     ...untrustedShape,
@@ -96,6 +104,7 @@ export const readLinesTool: ToolDefinition = defineTool({
       end_line: window.endLine,
       total_lines: window.totalLines,
       next_start_line: window.nextStartLine,
+      crlf: isCrlf(text),
       revision,
       ...(text === "" && { note: EMPTY_NOTE }),
       untrusted: true,

@@ -68,7 +68,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
       "The pad's revision; pass as since_revision to wait again.",
     ),
     diff: z.string().describe(
-      "Unified diff, cut at 200 lines (marked), long lines shortened; the text: get_document.",
+      "Unified diff, cut at 200 lines, long lines shortened (both marked: never write them back); the text: get_document.",
     ),
     authors: z.array(objectSchema({
       name: z.string(),

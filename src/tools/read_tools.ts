@@ -53,7 +53,9 @@ export const getDocumentTool: ToolDefinition = defineTool({
     text: z.string().describe("The pad's text, or the page read."),
     empty: z.boolean(),
     truncated: z.boolean().describe(
-      "The read was cut at the size limit; next_offset reads on.",
+      `The ${
+        thousands(MAX_TEXT_LENGTH)
+      }-code-point cap cut the read (never your limit); next_offset reads on.`,
     ),
     note: noteField,
     revision: countField,
@@ -191,8 +193,12 @@ export const getStatsTool: ToolDefinition = defineTool({
   outputSchema: objectSchema({
     start_time: countField.describe("Unix time, seconds."),
     start_time_iso: z.string(),
-    num_documents: countField.describe("Pads in memory."),
-    database_size: countField.describe("Pads persisted."),
+    num_documents: countField.describe(
+      "Pads loaded in memory now; persisted ones count in database_size too.",
+    ),
+    database_size: countField.describe(
+      "Pads persisted, loaded or not (0 without a database).",
+    ),
   }),
   annotations: READ_ANNOTATIONS,
   async run(_args, context) {

@@ -138,6 +138,8 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   }),
   outputSchema: objectSchema({
     ...writeOutputShape,
+    // A create always writes: never "unchanged".
+    status: writeStatus(),
     language: nullableString(
       "Editor language, a Rustpad menu id; null if never set.",
     ).optional(),
@@ -263,7 +265,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
     confirm_token: confirmTokenSchema,
   }),
   outputSchema: objectSchema({
-    status: writeStatus(),
+    status: writeStatus("unchanged"),
     id: z.string(),
     language: z.string().optional(),
     previous_language: nullableString(

@@ -22,7 +22,7 @@ async function withPads(pads: Record<string, string>): Promise<Harness> {
 
 const FENCE = /^<untrusted-[0-9a-f]{32}>$/m;
 
-Deno.test("`read_lines` numbers lines like cat -n, hides CRLF's \\r and marks the result untrusted", async () => {
+Deno.test("`read_lines` numbers lines like cat -n, hides CRLF's \\r but says crlf: true, and marks the result untrusted", async () => {
   await using h = await withPads({ crlf: "one\r\ntwo\r\n\r\nfour\r\n" });
   const result = await h.call("read_lines", { id: "crlf" });
   assert.deepEqual(structured(result), {
@@ -32,6 +32,7 @@ Deno.test("`read_lines` numbers lines like cat -n, hides CRLF's \\r and marks th
     end_line: 4,
     total_lines: 4,
     next_start_line: null,
+    crlf: true,
     revision: 1,
     untrusted: true,
     source: "rustpad",
