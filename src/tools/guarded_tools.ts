@@ -199,7 +199,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace the matched text in a pad: an exact string (case, whitespace count; LF matches CRLF) or a regex; your LF becomes CRLF in CRLF pads. Several edits or line ranges: edit_document. Fails if nothing matches, or several do without replace_all. Asks your user first if replace_all hits several places or it deletes over half the pad.",
+    "Replace the matched text in a pad: an exact string (LF matches CRLF) or a regex; your LF becomes CRLF in CRLF pads. Several edits or line ranges: edit_document. Fails if nothing matches, or several do without replace_all. Asks your user first if replace_all hits several places or it deletes over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {
@@ -214,7 +214,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
       "Skip matches inside words, regex too.",
     ),
     regex: flagSchema(
-      "search is RE2, ^ $ per line (reads hide CRLF: write \\r?$, \\r?\\n; (?i): any case); replace takes $1, $<name>, $&, $$.",
+      "search is RE2, ^ $ per line (CRLF pads: . matches \\r, so write [^\\r\\n]* and \\r?$, \\r?\\n; (?i): any case); replace takes $1, $<name>, $&, $$.",
     ),
     base_revision: baseRevisionSchema,
     confirm_token: confirmTokenSchema,

@@ -65,13 +65,13 @@ export const readLinesTool: ToolDefinition = defineTool({
   name: "read_lines",
   title: "Read a pad's lines",
   description:
-    `Read a pad's lines as 'N<TAB>line' (drop the prefix to copy); next_start_line reads on. For edit_document's line numbers and pads over 20,000 code points. Lines over ${
+    `Read a pad's lines as 'N<TAB>line' (drop prefix to copy); next_start_line reads on. For edit_document's line numbers and pads over 20,000 code points. Lines over ${
       thousands(MAX_LINE_LENGTH)
     } code points end '… [line cut: … offset N]' (the rest: get_document at N with a limit); CRLF shows as LF; edits match either.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     start_line: startLineSchema.default(1),
-    line_count: positiveSchema("Lines to read; uncapped: page big pads.")
+    line_count: positiveSchema("Lines to read (no maximum; page big pads).")
       .default(200),
   }),
   outputSchema: objectSchema({

@@ -126,7 +126,7 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   name: "get_document_info",
   title: "Inspect a pad",
   description:
-    "Get a pad's live state: url, length, revision, language and who is in it, with cursors. Use it to see who is where before writing; text: get_document.",
+    "Get a pad's live state: url, length, revision, language and who is in it, with cursors. Use it before writing near people; text: get_document.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),
@@ -188,7 +188,7 @@ export const getStatsTool: ToolDefinition = defineTool({
   name: "get_stats",
   title: "Server statistics",
   description:
-    "Get the server's start time and pad counts, joining no pad. Use it to check the server answers; one pad: get_document_info.",
+    "Get the server's start time and pad counts, joining no pad. Use it to check the server is up; one pad: get_document_info.",
   inputSchema: objectSchema({}),
   outputSchema: objectSchema({
     start_time: countField.describe("Unix time, seconds."),

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { codePointLength } from "../ot/code_points.ts";
 import type { Diff } from "../text/diff.ts";
+import { isCrlf } from "../text/lines.ts";
 import { appendOperation } from "../text/edits.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import {
@@ -61,9 +62,9 @@ function randomPadId(): string {
 
 /**
  * Append `text` through the gate, refusing a result over the limit; the
- * diff of what it did is left in `diff`. With `newLine`, a newline goes
- * first when the pad at that moment is not empty and does not end with one
- * (`newLineAdded` says whether it did).
+ * diff of what it did is left in `diff`. With `newLine`, a line break (CRLF
+ * in a CRLF pad) goes first when the pad at that moment is not empty and
+ * does not end with one (`newLineAdded` says whether it did).
  */
 async function append(
   gate: WriteGate,
@@ -83,7 +84,10 @@ async function append(
   const written = await gate.edit(padId, (session: PadSession) => {
     newLineAdded = newLine && text !== "" && session.length > 0 &&
       !session.text.endsWith("\n");
-    const added = newLineAdded ? `\n${text}` : text;
+    // The break the pad's own lines end with: a CRLF pad gets no bare LF.
+    const added = newLineAdded
+      ? `${isCrlf(session.text) ? "\r\n" : "\n"}${text}`
+      : text;
     checkResultLength(
       padId,
       session.length,
@@ -121,7 +125,7 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   name: "create_document",
   title: "Create a pad",
   description:
-    "Create a pad; returns its url. An id whose pad has text fails (an empty one counts as new); existing pads: set_document or edit_document. Idle pads may expire after a day.",
+    "Create a pad; anyone with its url can edit it. An id whose pad has text fails (empty ones count as new); existing pads: set_document or edit_document. Idle pads may expire in a day.",
   inputSchema: objectSchema({
     id: padIdSchema.meta({
       maxLength: MAX_PAD_ID_LENGTH,
@@ -199,12 +203,12 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
   name: "append_to_document",
   title: "Append to a pad",
   description:
-    "Append text verbatim (LF stays LF) at the end of a pad. To change existing text: edit_document; a new pad: create_document.",
+    "Append text verbatim (LF stays LF) at a pad's end. To change existing text: edit_document; a new pad: create_document.",
   inputSchema: objectSchema({
     id: padIdSchema,
     text: textSchema("Text to append."),
     new_line: flagSchema(
-      "Add '\\n' first unless the pad is empty or ends with one.",
+      "Add a line break first unless the pad is empty or ends with one.",
     ).meta({ default: false }),
     confirm_token: confirmTokenSchema,
     idempotency_key: idempotencyKeySchema,

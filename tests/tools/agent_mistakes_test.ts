@@ -162,7 +162,7 @@ Deno.test("edit_document applies every edit of a batch to the pad as read: an in
   );
 });
 
-Deno.test("append_to_document with new_line starts on a line of its own only when the pad does not end with one", async () => {
+Deno.test("append_to_document with new_line starts on a line of its own only when the pad does not end with one, with CRLF in a CRLF pad", async () => {
   await using h = await connect();
   await h.call("append_to_document", {
     id: "notes",
@@ -197,6 +197,17 @@ Deno.test("append_to_document with new_line starts on a line of its own only whe
   );
   assert.equal(empty.new_line_added, false);
   assert.equal(await h.text("fresh"), "first");
+  // A CRLF pad gets the line break its own lines end with.
+  await h.call("append_to_document", { id: "crlf", text: "one\r\ntwo" });
+  const crlf = structured(
+    await h.call("append_to_document", {
+      id: "crlf",
+      text: "three",
+      new_line: true,
+    }),
+  );
+  assert.equal(crlf.new_line_added, true);
+  assert.equal(await h.text("crlf"), "one\r\ntwo\r\nthree");
 });
 
 Deno.test("set_language and create_document map a name onto Rustpad's menu and refuse what is not on it, listing the menu", async () => {
