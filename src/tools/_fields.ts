@@ -50,7 +50,7 @@ const GLOSSARY: Readonly<Record<string, string>> = {
   landed_revision: "The revision at which the accepted suggestion landed.",
   expires_at: "When it expires if nobody decides, ISO 8601 UTC.",
   summary: "The agent's one-line reason for the suggestion.",
-  new_line_added: "True when a '\\n' was added before the text.",
+  new_line_added: "True when a line break was added before the text.",
   edits_applied:
     "Entries of edits applied (a replace_all counts once, however many matches).",
   total_lines: "Lines in the pad.",

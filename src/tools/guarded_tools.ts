@@ -199,7 +199,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   name: "replace_in_document",
   title: "Replace text in a pad",
   description:
-    "Replace the matched text in a pad: an exact string (LF matches CRLF) or a regex; your LF becomes CRLF in CRLF pads. Several edits or line ranges: edit_document. Fails if nothing matches, or several do without replace_all. Asks your user first if replace_all hits several places or it deletes over half the pad.",
+    "Replace matched text in a pad: an exact string (LF matches CRLF) or a regex; your LF becomes CRLF in CRLF pads. Several edits or line ranges: edit_document. Fails if nothing matches, or several do without replace_all. Asks your user first if replace_all hits several places or it deletes over half the pad.",
   inputSchema: objectSchema({
     id: padIdSchema,
     search: z.string().min(1, {

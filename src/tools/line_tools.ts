@@ -65,7 +65,7 @@ export const readLinesTool: ToolDefinition = defineTool({
   name: "read_lines",
   title: "Read a pad's lines",
   description:
-    `Read a pad's lines as 'N<TAB>line' (drop prefix to copy); next_start_line reads on. For edit_document's line numbers and pads over 20,000 code points. Lines over ${
+    `Read a pad's lines as 'N<TAB>line' (drop prefix); next_start_line reads on. For edit_document's line numbers and pads over 20,000 code points. Lines over ${
       thousands(MAX_LINE_LENGTH)
     } code points end '… [line cut: … offset N]' (the rest: get_document at N with a limit); CRLF shows as LF; edits match either.`,
   inputSchema: objectSchema({
@@ -84,7 +84,7 @@ export const readLinesTool: ToolDefinition = defineTool({
       "Pass as start_line to read on; null at the end.",
     ),
     crlf: z.boolean().describe(
-      "The pad's lines end CRLF (shown as LF here): edit_document and replace_in_document write CRLF; set_document and append_to_document write what you send.",
+      "The pad's lines end CRLF (shown as LF here): edit_document and replace_in_document write CRLF; set_document and append_to_document write what you send (new_line: CRLF).",
     ),
     revision: countField,
     note: noteField,
@@ -150,7 +150,7 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   name: "search_document",
   title: "Search a pad",
   description:
-    `Find text in a pad: what to read (read_lines) or change (replace_in_document). regex: RE2, no lookaround/backrefs, ASCII \\d \\w \\b, ^ $ per line (reads hide CRLF: write \\r?$, \\r?\\n). Matches span lines only via \\n; literal LF matches CRLF.`,
+    `Find text in a pad, to read (read_lines) or change (replace_in_document). regex: RE2, no lookaround/backrefs, ASCII \\d \\w \\b, ^ $ per line (reads hide CRLF: write \\r?$, \\r?\\n). Matches span lines only via \\n; literal LF matches CRLF.`,
   inputSchema: objectSchema({
     id: padIdSchema,
     pattern: z.string().min(1, {

@@ -62,7 +62,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
     id: z.string(),
     changed: z.boolean(),
     timed_out: z.boolean().describe(
-      "With changed: 'quiet' timed out while people still typed (the diff is there). Both false: a decision on a suggestion ended the wait.",
+      "With changed: 'quiet' timed out while people still typed (the diff is there). Alone: nothing happened. Both false: a decision on a suggestion ended the wait.",
     ),
     revision: countField.describe(
       "The pad's revision; pass as since_revision to wait again.",

@@ -188,7 +188,7 @@ export const getStatsTool: ToolDefinition = defineTool({
   name: "get_stats",
   title: "Server statistics",
   description:
-    "Get the server's start time and pad counts, joining no pad. Use it to check the server is up; one pad: get_document_info.",
+    "Get the server's start time and pad counts; joins no pad. Use it to check the server is up; one pad: get_document_info.",
   inputSchema: objectSchema({}),
   outputSchema: objectSchema({
     start_time: countField.describe("Unix time, seconds."),

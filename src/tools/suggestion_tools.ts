@@ -63,7 +63,7 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
   name: "list_suggestions",
   title: "List suggestions",
   description:
-    "List a pad's suggestions (writes with suggest: true; only people decide): pending (a pad holds at most 100), then those decided in the last hour. Accepted ones are applied (read again before editing there); others changed nothing. Take yours back: withdraw_suggestion.",
+    "List a pad's suggestions (writes with suggest: true; only people decide): pending (a pad holds at most 100), then those decided in the last hour. Accepted ones are applied (reread before editing there); others changed nothing. Take yours back: withdraw_suggestion.",
   inputSchema: objectSchema({ id: padIdSchema }),
   outputSchema: objectSchema({
     id: z.string(),

@@ -208,7 +208,7 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
     id: padIdSchema,
     text: textSchema("Text to append."),
     new_line: flagSchema(
-      "Add a line break first unless the pad is empty or ends with one.",
+      "Add a line break first (CRLF in CRLF pads) unless the pad is empty or ends with one.",
     ).meta({ default: false }),
     confirm_token: confirmTokenSchema,
     idempotency_key: idempotencyKeySchema,
