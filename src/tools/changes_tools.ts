@@ -37,7 +37,7 @@ export const getChangesTool: ToolDefinition = defineTool({
   name: "get_changes",
   title: "Who wrote what",
   description:
-    "List line ranges (hunks) written after since_revision; deletions leave no hunk (see them: wait_for_change). start_line/end_line add lines: each line's last writer and revision. Hunks ignore start_line/end_line: at most 200, text cut at 2,000 code points (marked). Past 200, page lines at since_revision = the pad's revision (no hunks), keeping runs newer than your first since_revision.",
+    "List line ranges (hunks) written after since_revision, with authors and current text; deletions leave no hunk (see them: wait_for_change). start_line/end_line add lines: each line's last writer and revision, 2,000 a call. Hunks span the whole pad: at most 200, text cut at 2,000 code points (marked); past 200, page lines and keep runs with revision > since_revision.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema(

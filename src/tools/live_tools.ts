@@ -45,7 +45,7 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   name: "wait_for_change",
   title: "Wait for a pad to change",
   description:
-    "Long-poll until a pad changes after since_revision (your edits count) or one of your suggestions is decided; returns the diff since then, authors and decisions (each reported once; last hour's: list_suggestions). Else timed_out at timeout_seconds (many clients cut at 60 s).",
+    "Long-poll until a pad changes after since_revision (your edits count) or one of your suggestions is decided; returns the diff since then, authors and decisions (each reported once; last hour's: list_suggestions). Else timed_out at timeout_seconds (many clients cut at 60 s). Line authors: get_changes.",
   inputSchema: objectSchema({
     id: padIdSchema,
     since_revision: countSchema("A revision from an earlier result."),
