@@ -3,6 +3,7 @@
 // page whose name resolves to 127.0.0.1 must not reach a server on the
 // person's machine). Each check returns a refusal Response, or undefined.
 
+import { equalInConstantTime, sha256 } from "../digest/mod.ts";
 import { MIN_TOKEN_LENGTH } from "../config/listen.ts";
 
 /** Host names that always mean this machine. */
@@ -27,12 +28,6 @@ export function jsonError(
   );
 }
 
-async function sha256(text: string): Promise<Uint8Array> {
-  return new Uint8Array(
-    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)),
-  );
-}
-
 /** A bearer token and the identity it names (`""`: the unnamed one). */
 export interface TokenIdentity {
   readonly name: string;
@@ -45,32 +40,28 @@ export interface TokenIdentity {
  * time taken says nothing about which one did or how close a guess came.
  */
 export class BearerCheck {
-  readonly #expected: Promise<{ name: string; digest: Uint8Array }[]>;
+  readonly #expected: { name: string; digest: Uint8Array }[];
 
   constructor(tokens: readonly TokenIdentity[]) {
-    this.#expected = Promise.all(
-      tokens.map(async ({ name, token }) => ({
-        name,
-        digest: await sha256(token),
-      })),
-    );
+    this.#expected = tokens.map(({ name, token }) => ({
+      name,
+      digest: sha256(token),
+    }));
   }
 
   /**
    * The identity of the request's token, or 401 with `WWW-Authenticate`
    * unless it carries one of the tokens.
    */
-  async check(request: Request): Promise<{ identity: string } | Response> {
+  check(request: Request): { identity: string } | Response {
     const header = request.headers.get("authorization") ?? "";
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const given = await sha256(match?.[1] ?? "");
+    const given = sha256(match?.[1] ?? "");
     let identity: string | undefined;
-    for (const { name, digest } of await this.#expected) {
-      let difference = match === null ? 1 : 0;
-      for (let i = 0; i < digest.length; i++) {
-        difference |= digest[i]! ^ given[i]!;
+    for (const { name, digest } of this.#expected) {
+      if (equalInConstantTime(digest, given) && match !== null) {
+        identity ??= name;
       }
-      if (difference === 0) identity ??= name;
     }
     if (identity !== undefined) return { identity };
     const error = match === null ? "invalid_request" : "invalid_token";

@@ -194,7 +194,7 @@ export function serveHttp(
     }
     const refused = origins.check(request);
     if (refused !== undefined) return refused;
-    const authorized = await bearer?.check(request) ?? { identity: "" };
+    const authorized = bearer?.check(request) ?? { identity: "" };
     if (authorized instanceof Response) return authorized;
     const { identity } = authorized;
     // The whole body first, within the caps and the request deadline, so

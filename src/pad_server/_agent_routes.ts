@@ -3,6 +3,7 @@
 // `Authorization: Bearer <agentSecret>`, so a web page or another local
 // user cannot pose as an agent. See _agent_api.ts for the contract.
 
+import { equalInConstantTime } from "../digest/mod.ts";
 import { checkPadId } from "../rustpad/pad_id.ts";
 import { TextOperation } from "../ot/operation.ts";
 import type { HoldBody, SuggestionKeeper } from "./_suggestion_keeper.ts";
@@ -27,11 +28,8 @@ const refused = (status: number, error: string) => json(status, { error });
 
 /** Whether `given` is `secret`, compared in constant time. */
 function sameSecret(given: string, secret: string): boolean {
-  const a = new TextEncoder().encode(given);
-  const b = new TextEncoder().encode(secret);
-  let differ = a.length ^ b.length;
-  for (let i = 0; i < b.length; i++) differ |= (a[i] ?? 0) ^ b[i]!;
-  return differ === 0;
+  const encoder = new TextEncoder();
+  return equalInConstantTime(encoder.encode(given), encoder.encode(secret));
 }
 
 /**

@@ -30,14 +30,18 @@ export function writeStatus(
     ...extra,
     "declined",
     "confirmation_required",
-  ]).describe(
-    "Only 'applied' changed the pad; 'suggested' holds the write until a person decides; 'declined': your user said no; any other status changed nothing.",
-  );
+  ]).describe(statusNote(true));
 }
 
-/** `status` of a write that cannot ask a person in this configuration. */
-export const UNASKED_STATUS_NOTE =
-  "Only 'applied' changed the pad; 'suggested' holds the write until a person decides; any other status changed nothing.";
+/**
+ * What `status` means: with `asks`, for a write that may ask a person
+ * (and so answer "declined").
+ */
+export function statusNote(asks: boolean): string {
+  return `Only 'applied' changed the pad; 'suggested' holds the write until a person decides; ${
+    asks ? "'declined': your user said no; " : ""
+  }any other status changed nothing.`;
+}
 
 /**
  * The result fields of a write that asked a person instead of writing

@@ -28,7 +28,7 @@ import {
   withdrawSuggestionTool,
 } from "./suggestion_tools.ts";
 import type { ToolDefinition } from "./tool.ts";
-import { UNASKED_STATUS_NOTE } from "./_write_shapes.ts";
+import { statusNote } from "./_write_shapes.ts";
 import {
   appendToDocumentTool,
   createDocumentTool,
@@ -175,7 +175,7 @@ function withoutAsking(schema: z.ZodObject): z.ZodObject {
     ...rest,
     ...(statuses !== undefined && {
       status: statuses.exclude(["confirmation_required", "declined"])
-        .describe(UNASKED_STATUS_NOTE),
+        .describe(statusNote(false)),
     }),
   });
 }
