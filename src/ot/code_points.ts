@@ -46,10 +46,16 @@ export function advanceCodePoints(
 ): number {
   let index = from;
   let remaining = count;
+  // `count` code points span at most 2 * count units: the search must not
+  // go past them, or a walk in steps over a text without pairs (most pads)
+  // would scan to its end at every step. A slice shares the text's units.
+  const window = text.length - from > 2 * count
+    ? text.slice(0, from + 2 * count)
+    : text;
   PAIR.lastIndex = from;
   while (remaining > 0) {
     // test() moves lastIndex past the pair and allocates nothing.
-    if (!PAIR.test(text)) return Math.min(index + remaining, text.length);
+    if (!PAIR.test(window)) return Math.min(index + remaining, text.length);
     const pair = PAIR.lastIndex - 2;
     // Units before the pair are a code point each (a lone surrogate too).
     if (pair - index >= remaining) return index + remaining;
