@@ -164,49 +164,26 @@ Deno.test("edit_document applies every edit of a batch to the pad as read: an in
 
 Deno.test("append_to_document with new_line starts on a line of its own only when the pad does not end with one, with CRLF in a CRLF pad", async () => {
   await using h = await connect();
+  /** Append `text` with new_line; whether a line break went first. */
+  const appendLine = async (id: string, text: string): Promise<unknown> =>
+    structured(
+      await h.call("append_to_document", { id, text, new_line: true }),
+    ).new_line_added;
   await h.call("append_to_document", {
     id: "notes",
     text: "- Lin: and the changelog.",
   });
-  const glued = structured(
-    await h.call("append_to_document", {
-      id: "notes",
-      text: "- Agent: done\n",
-      new_line: true,
-    }),
-  );
-  assert.equal(glued.new_line_added, true);
-  const clean = structured(
-    await h.call("append_to_document", {
-      id: "notes",
-      text: "- Agent: also this",
-      new_line: true,
-    }),
-  );
-  assert.equal(clean.new_line_added, false);
+  assert.equal(await appendLine("notes", "- Agent: done\n"), true);
+  assert.equal(await appendLine("notes", "- Agent: also this"), false);
   assert.equal(
     await h.text("notes"),
     "- Lin: and the changelog.\n- Agent: done\n- Agent: also this",
   );
-  const empty = structured(
-    await h.call("append_to_document", {
-      id: "fresh",
-      text: "first",
-      new_line: true,
-    }),
-  );
-  assert.equal(empty.new_line_added, false);
+  assert.equal(await appendLine("fresh", "first"), false);
   assert.equal(await h.text("fresh"), "first");
   // A CRLF pad gets the line break its own lines end with.
   await h.call("append_to_document", { id: "crlf", text: "one\r\ntwo" });
-  const crlf = structured(
-    await h.call("append_to_document", {
-      id: "crlf",
-      text: "three",
-      new_line: true,
-    }),
-  );
-  assert.equal(crlf.new_line_added, true);
+  assert.equal(await appendLine("crlf", "three"), true);
   assert.equal(await h.text("crlf"), "one\r\ntwo\r\nthree");
 });
 
