@@ -10,12 +10,16 @@
 
 // @ts-types="@modelcontextprotocol/server"
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
-import { concatBytes } from "../http/bytes.ts";
 
 /** Strings shorter than this are escaped twice: it costs less than a search. */
 const SHARED_TEXT_MIN = 8192;
-/** Text longer than this (in UTF-16 units) takes the encodeInto path. */
-const LONG_TEXT = 65536;
+/** Lines longer than this (in UTF-16 units) are encoded into a kept buffer. */
+const LONG_LINE = 65536;
+/**
+ * The largest buffer kept between lines: room for the longest read a tool
+ * gives (Rustpad's 262,144 code points, twice, in UTF-8), not more.
+ */
+const MAX_SPARE = 4 * 1024 * 1024;
 
 const encoder = new TextEncoder();
 
@@ -89,26 +93,62 @@ function splitLine(
 }
 
 /**
- * The UTF-8 bytes of `message`'s JSON and a newline: one line of stdio,
- * equal in value to `JSON.stringify(message)`. A tool result's text held
- * twice is escaped and encoded once, and copied.
+ * Messages as lines of stdio: each one's JSON and a newline in UTF-8, equal
+ * in value to `JSON.stringify(message)`. A tool result's text held
+ * twice is escaped and encoded once, and copied. A long line is encoded
+ * into a buffer kept from the last long line: a fresh buffer of a
+ * megabyte for every read of a big pad cost as much as the encoding (the
+ * allocator's pages, from time to time three times as much), so the
+ * buffer is lent out, and taken back once the line is written.
  */
-export function messageLine(message: JSONRPCMessage): Uint8Array {
-  const split = splitLine(message);
-  if (split === undefined) return utf8(`${JSON.stringify(message)}\n`);
-  const shared = utf8(split.shared);
-  const [first, second, third] = split.pieces.map((piece) => utf8(piece));
-  return concatBytes([first!, shared, second!, shared, third!]);
-}
+export class LineEncoder {
+  #spare: Uint8Array | undefined;
 
-/**
- * The UTF-8 bytes of `text`. A long one is encoded into a buffer of its
- * largest size at once, which takes half the time of `encode` on text with
- * characters outside ASCII.
- */
-function utf8(text: string): Uint8Array {
-  if (text.length < LONG_TEXT) return encoder.encode(text);
-  const bytes = new Uint8Array(text.length * 3);
-  const { written } = encoder.encodeInto(text, bytes);
-  return bytes.subarray(0, written);
+  /**
+   * Encode `message` and hand its bytes to `write`, which must be done
+   * with them when its promise settles.
+   */
+  async write(
+    message: JSONRPCMessage,
+    write: (bytes: Uint8Array) => Promise<void>,
+  ): Promise<void> {
+    const split = splitLine(message);
+    const pieces = split?.pieces ?? [`${JSON.stringify(message)}\n`];
+    const shared = split?.shared ?? "";
+    const units = pieces.reduce((sum, piece) => sum + piece.length, 0) +
+      2 * shared.length;
+    if (units < LONG_LINE) {
+      await write(encoder.encode(pieces.join(shared)));
+      return;
+    }
+    // At most 3 UTF-8 bytes for each UTF-16 unit.
+    const buffer = this.#borrow(3 * units);
+    try {
+      const [first, second, third] = pieces;
+      let at = encoder.encodeInto(first!, buffer).written;
+      if (split !== undefined) {
+        const start = at;
+        at += encoder.encodeInto(shared, buffer.subarray(at)).written;
+        const end = at;
+        at += encoder.encodeInto(second!, buffer.subarray(at)).written;
+        buffer.copyWithin(at, start, end);
+        at += end - start;
+        at += encoder.encodeInto(third!, buffer.subarray(at)).written;
+      }
+      await write(buffer.subarray(0, at));
+    } finally {
+      if (buffer.length <= MAX_SPARE) this.#spare = buffer;
+    }
+  }
+
+  /** The spare buffer if it holds `size` bytes, else a new one. */
+  #borrow(size: number): Uint8Array {
+    const spare = this.#spare;
+    if (spare !== undefined && spare.length >= size) {
+      // Lent out: a line written meanwhile gets a buffer of its own.
+      this.#spare = undefined;
+      return spare;
+    }
+    return new Uint8Array(size);
+  }
 }

@@ -13,7 +13,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { concatBytes } from "../http/bytes.ts";
 import { LineIdScanner } from "./_line_id_scanner.ts";
-import { messageLine } from "./_message_json.ts";
+import { LineEncoder } from "./_message_json.ts";
 
 /** Where the transport reads, writes and reports. */
 export interface LineTransportOptions {
@@ -36,6 +36,7 @@ export class LineTransport implements Transport {
 
   readonly #options: LineTransportOptions;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #lines = new LineEncoder();
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   readonly #ended = Promise.withResolvers<void>();
   /** The current line's bytes so far, while it is within the cap. */
@@ -63,7 +64,7 @@ export class LineTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    await this.#writer.write(messageLine(message));
+    await this.#lines.write(message, (bytes) => this.#writer.write(bytes));
   }
 
   async close(): Promise<void> {

@@ -126,11 +126,14 @@ Deno.test("Lines that are not JSON or not JSON-RPC get errors, an over-long noti
   assert.equal(stderr.match(/skipped a stdio line/g)?.length, 4);
 });
 
-Deno.test("A long read's answer line holds the pad's text exactly, in structuredContent and in the fenced text block", async () => {
+Deno.test("Long reads' answer lines hold the pad's text exactly, in structuredContent and in the fenced text block, read after read", async () => {
   // Every kind of character JSON escapes or encodes apart, past the length
-  // from which the text is escaped once for both places.
+  // from which the text is escaped once for both places and past the one
+  // from which lines are encoded into a buffer kept between them: a long
+  // read, a short one, a shorter long one (into the same buffer, which
+  // still holds the first one's tail) and the long one again.
   const unit = 'quote " backslash \\ tab \t nul \u0000 sep \u2028 é 😀\n';
-  const text = unit.repeat(Math.ceil(20_000 / unit.length));
+  const text = unit.repeat(Math.ceil(40_000 / unit.length));
   await using pads = await startPadServer({ pads: { long: { text } } });
   const read = (id: number, args: object) => ({
     jsonrpc: "2.0",
@@ -143,10 +146,12 @@ Deno.test("A long read's answer line holds the pad's text exactly, in structured
     line(INITIALIZED),
     line(read(2, {})),
     line(read(3, { offset: 1, limit: 9000 })),
+    line(read(4, { offset: 0, limit: 36_000 })),
+    line(read(5, {})),
   ]);
   assert.equal(code, 0);
   answers.sort((a, b) => (a.id as number) - (b.id as number));
-  const [whole, page] = answers.slice(1).map((answer) =>
+  const results = answers.slice(1).map((answer) =>
     (answer as {
       result: {
         content: { type: string; text: string }[];
@@ -154,16 +159,23 @@ Deno.test("A long read's answer line holds the pad's text exactly, in structured
       };
     }).result
   );
-  // The page is 9000 UTF-16 units from 1, less one if that splits a pair.
-  const end = /[\udc00-\udfff]/.test(text[9001] ?? "") ? 9000 : 9001;
-  const expected = [text, text.slice(1, end)];
-  for (const [i, result] of [whole!, page!].entries()) {
+  // A page ends one unit early rather than split a surrogate pair.
+  const pageEnd = (end: number) =>
+    /[\udc00-\udfff]/.test(text[end] ?? "") ? end - 1 : end;
+  const expected = [
+    text,
+    text.slice(1, pageEnd(9001)),
+    text.slice(0, pageEnd(36_000)),
+    text,
+  ];
+  assert.equal(results.length, expected.length);
+  for (const [i, result] of results.entries()) {
     assert.equal(result.structuredContent.text, expected[i]);
     const block = result.content[0]!.text;
     const opening = block.match(/\n<(untrusted-[0-9a-f]{32})>\n/)!;
     assert.ok(
       block.endsWith(`${opening[0]}${expected[i]}</${opening[1]}>`),
-      "the text block ends with the fenced text",
+      `answer ${i + 2}'s text block ends with the fenced text`,
     );
   }
 });
