@@ -26,7 +26,9 @@ export const OUTPUT: URL = new URL(
 export async function buildToolsList(era: Era = "legacy"): Promise<string> {
   const config = loadConfig({ RUSTPAD_URL: "http://127.0.0.1:1" });
   await using backend = createBackend(config);
-  const mcp = buildServer(era, { ...createToolContext(backend), config });
+  const mcp = buildServer(era, { ...createToolContext(backend), config }, {
+    sdkListing: true,
+  });
   const result = await sdkToolsList(mcp);
   await mcp.close();
   return `${JSON.stringify({ key: listingKey(config), result })}\n`;

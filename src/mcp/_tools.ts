@@ -12,6 +12,7 @@
 // @ts-types="@modelcontextprotocol/server"
 import type {
   CallToolResult,
+  ListToolsResult,
   McpServer,
   RegisteredTool,
   ServerContext,
@@ -34,17 +35,27 @@ import {
  * Register `tools` on `server`, each running in `context`. Call before
  * connecting the server.
  *
- * @returns What the SDK lists, by tool name.
+ * @param generated The generated tools/list of this configuration
+ * (`_tools_list.ts`), if there is one: then the tools are not registered
+ * with the SDK, which would build every tool's schemas at each start, and
+ * the caller serves the listing; a tool's schemas are built at its first
+ * call.
+ * @returns What the SDK lists, by tool name (none with `generated`).
  */
 export function registerTools(
   server: McpServer,
   tools: readonly ToolDefinition[],
   context: ToolContext,
   confirm: ConfirmRoute = dialogRoute(server),
+  generated?: ListToolsResult,
 ): Map<string, RegisteredTool> {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = new Map<string, RegisteredTool>();
-  for (const tool of tools) {
+  // What the SDK's first registerTool declares.
+  if (generated !== undefined) {
+    server.server.registerCapabilities({ tools: { listChanged: true } });
+  }
+  for (const tool of generated === undefined ? tools : []) {
     const registered = server.registerTool(
       tool.name,
       {
@@ -70,7 +81,8 @@ export function registerTools(
     delete registered.execution;
     listed.set(tool.name, registered);
   }
-  // Replaces the handler the SDK installed with the first registerTool.
+  // Replaces the handler the SDK installed with the first registerTool, if
+  // it did.
   server.server.setRequestHandler(
     "tools/call",
     async (request, ctx: ServerContext): Promise<CallToolResult> => {

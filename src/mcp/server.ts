@@ -262,8 +262,15 @@ export function createServer(
 /**
  * The SDK server for one era, with the tools `context.config` enables, the
  * pad resources and (2025 era) the operator log, all running in `context`.
+ * Its tools/list is the generated one where there is one for the
+ * configuration, unless `sdkListing` asks for the SDK's own (which is what
+ * `deno task tools-list` writes).
  */
-export function buildServer(era: Era, context: ToolContext): McpServer {
+export function buildServer(
+  era: Era,
+  context: ToolContext,
+  { sdkListing = false }: { sdkListing?: boolean } = {},
+): McpServer {
   const mcp = new McpServer(
     { name: "rustpad-mcp", title: "Rustpad", version: VERSION },
     { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS },
@@ -274,12 +281,14 @@ export function buildServer(era: Era, context: ToolContext): McpServer {
     attachLogging(mcp, live.log, (pad) => context.openedPads.has(pad));
   }
   registerResources(mcp, live, context.config.rustpadUrl, context);
+  const generated = sdkListing ? undefined : cachedToolsList(context.config);
   const registered = registerTools(
     mcp,
     [...toolsFor(context.config), ...VIEW_TOOLS],
     context,
     ERAS[era].confirmRoute(mcp, context.config),
+    generated,
   );
-  registerPadView(mcp, registered, cachedToolsList(context.config));
+  registerPadView(mcp, registered, generated);
   return mcp;
 }

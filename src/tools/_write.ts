@@ -34,11 +34,13 @@ import {
   result,
   untrustedResult,
 } from "./_shared.ts";
-import type {
-  ToolCall,
-  ToolContext,
-  ToolDefinition,
-  ToolResult,
+import {
+  defineTool,
+  type ToolCall,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolResult,
+  type ToolSpec,
 } from "./tool.ts";
 
 /** The result of a write that had nothing to change; it sent nothing. */
@@ -76,7 +78,7 @@ export interface WriteArgs {
  * whose handler, `write`, gets a {@linkcode WriteGate} besides the context.
  */
 export interface WriteToolDefinition<Input extends z.ZodRawShape>
-  extends Omit<ToolDefinition<Input>, "run"> {
+  extends Omit<ToolSpec<Input>, "run"> {
   /**
    * Answer one call; ask through `gate.confirm` and write through
    * `gate.edit`.
@@ -197,17 +199,18 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
     }
     return result;
   };
-  // A tool may word its own `suggest` (create_document: nobody is in a
-  // new pad yet).
-  const own = listed.inputSchema.shape as z.ZodRawShape;
-  const shape = {
-    ...own,
-    ...SUGGEST_SHAPE,
-    ...(own.suggest !== undefined && { suggest: own.suggest }),
-  };
-  return {
+  return defineTool({
     ...listed,
-    inputSchema: objectSchema(shape) as unknown as z.ZodObject<Input>,
+    // A tool may word its own `suggest` (create_document: nobody is in a
+    // new pad yet).
+    inputSchema: () => {
+      const own = listed.inputSchema().shape as z.ZodRawShape;
+      return objectSchema({
+        ...own,
+        ...SUGGEST_SHAPE,
+        ...(own.suggest !== undefined && { suggest: own.suggest }),
+      }) as unknown as z.ZodObject<Input>;
+    },
     run: (args, context, call) =>
       idempotent(
         context,
@@ -215,7 +218,7 @@ export function defineWriteTool<Input extends z.ZodRawShape>(
         args as Args,
         (args, keyed) => run(args, context, call, keyed),
       ),
-  };
+  });
 }
 
 /** The result for a confirmation that did not end in "go ahead". */

@@ -38,47 +38,51 @@ export const getChangesTool: ToolDefinition = defineTool({
   title: "Who wrote what",
   description:
     "List line ranges (hunks) written after since_revision, with authors and current text; deletions leave no hunk (see them: wait_for_change). start_line/end_line add lines: each line's last writer and revision, 2,000 a call. Hunks span the whole pad: at most 200, text cut at 2,000 code points (marked); past 200, page lines and keep runs with revision > since_revision.",
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    since_revision: countSchema(
-      "Changes after this revision (0: whole pad as hunks; the current one: line authors only).",
-    )
-      .optional().meta({ default: 0 }),
-    start_line: z.int().min(1).meta({ maximum: undefined }).optional()
-      .describe(
-        "First line to attribute (1 if only end_line).",
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      since_revision: countSchema(
+        "Changes after this revision (0: whole pad as hunks; the current one: line authors only).",
+      )
+        .optional().meta({ default: 0 }),
+      start_line: z.int().min(1).meta({ maximum: undefined }).optional()
+        .describe(
+          "First line to attribute (1 if only end_line).",
+        ),
+      end_line: countSchema(
+        "Last line to attribute; omit for the end.",
+      )
+        .optional(),
+    }),
+  outputSchema: () =>
+    objectSchema({
+      id: z.string(),
+      revision: countField,
+      since_revision: countField,
+      hunks: z.array(objectSchema({
+        start_line: countField,
+        end_line: countField,
+        authors: z.array(authorSchema),
+        text: z.string().describe(
+          "The hunk's lines as they are now; past 2,000 code points cut, ending '… [cut: N code points in all; read_lines shows them]'.",
+        ),
+      })).describe(
+        "Stretches of the current text changed since since_revision.",
       ),
-    end_line: countSchema(
-      "Last line to attribute; omit for the end.",
-    )
-      .optional(),
-  }),
-  outputSchema: objectSchema({
-    id: z.string(),
-    revision: countField,
-    since_revision: countField,
-    hunks: z.array(objectSchema({
-      start_line: countField,
-      end_line: countField,
-      authors: z.array(authorSchema),
-      text: z.string().describe(
-        "The hunk's lines as they are now; past 2,000 code points cut, ending '… [cut: N code points in all; read_lines shows them]'.",
+      more_hunks: countField.optional(),
+      lines: z.array(objectSchema({
+        start_line: countField,
+        end_line: countField,
+        author: authorSchema,
+        revision: countField.describe("The revision that wrote them."),
+      })).optional().describe(
+        "With start_line or end_line: runs of lines sharing last writer and revision.",
       ),
-    })).describe("Stretches of the current text changed since since_revision."),
-    more_hunks: countField.optional(),
-    lines: z.array(objectSchema({
-      start_line: countField,
-      end_line: countField,
-      author: authorSchema,
-      revision: countField.describe("The revision that wrote them."),
-    })).optional().describe(
-      "With start_line or end_line: runs of lines sharing last writer and revision.",
-    ),
-    next_start_line: countField.optional().describe(
-      "Attributed lines stop at 2,000: continue from here.",
-    ),
-    ...untrustedShape,
-  }),
+      next_start_line: countField.optional().describe(
+        "Attributed lines stop at 2,000: continue from here.",
+      ),
+      ...untrustedShape,
+    }),
   annotations: READ_ANNOTATIONS,
   async run(args, context) {
     const { id } = args;

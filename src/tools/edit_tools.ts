@@ -126,29 +126,31 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
   title: "Edit parts of a pad",
   description:
     "Apply edits to a pad all-or-nothing, for several changes or line ranges (one string: replace_in_document; at the end: append_to_document). Line edits: read_lines' numbers at base_revision (pass its revision), never shifted for earlier edits; end_line = start_line - 1 inserts before start_line. A line edit's non-empty new_string gets a final newline if none; your LF becomes CRLF in CRLF pads. Edits must not overlap; if one matches nowhere, or several places without replace_all, none apply. Asks your user first if a replace_all hits several places or it deletes over half the pad.",
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(
-      "Each: old_string or start_line+end_line, not both.",
-    ),
-    base_revision: countSchema(
-      "Revision you read; edits refer to it ('conflict' if their text changed since). Omit: the pad now.",
-    ).optional(),
-    on_conflict: onConflictSchema,
-    dry_run: flagSchema("Return the diff; send nothing."),
-    confirm_token: confirmTokenSchema,
-    idempotency_key: idempotencyKeySchema,
-    avoid_people: avoidPeopleSchema,
-  }),
-  outputSchema: objectSchema({
-    ...writeOutputShape,
-    status: writeStatus("unchanged", "dry_run", "conflict"),
-    edits_applied: countField.optional(),
-    rebased: z.boolean().optional().describe(
-      "Whether others' changes since base_revision were merged in.",
-    ),
-    ...conflictsShape,
-  }),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      edits: z.array(editSchema).min(1).max(MAX_EDITS).describe(
+        "Each: old_string or start_line+end_line, not both.",
+      ),
+      base_revision: countSchema(
+        "Revision you read; edits refer to it ('conflict' if their text changed since). Omit: the pad now.",
+      ).optional(),
+      on_conflict: onConflictSchema,
+      dry_run: flagSchema("Return the diff; send nothing."),
+      confirm_token: confirmTokenSchema,
+      idempotency_key: idempotencyKeySchema,
+      avoid_people: avoidPeopleSchema,
+    }),
+  outputSchema: () =>
+    objectSchema({
+      ...writeOutputShape,
+      status: writeStatus("unchanged", "dry_run", "conflict"),
+      edits_applied: countField.optional(),
+      rebased: z.boolean().optional().describe(
+        "Whether others' changes since base_revision were merged in.",
+      ),
+      ...conflictsShape,
+    }),
   annotations: ANNOTATIONS,
   async write(args, gate, context) {
     const { id, base_revision, on_conflict, confirm_token } = args;

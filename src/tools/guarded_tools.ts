@@ -121,20 +121,22 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
   title: "Replace a pad's whole text",
   description:
     "Replace a pad's whole text (LF stays LF in CRLF pads). Parts: edit_document, replace_in_document. Asks your user first on a non-empty pad; fails if it changes while they decide (reread, retry).",
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    text: textSchema("The pad's complete new text."),
-    base_revision: baseRevisionSchema.describe(
-      "Revision you read; 'conflict' if the pad changed since. Omit: replaces newer typing too.",
-    ),
-    confirm_token: confirmTokenSchema,
-    idempotency_key: idempotencyKeySchema,
-  }),
-  outputSchema: objectSchema({
-    ...writeOutputShape,
-    status: writeStatus("unchanged", "conflict"),
-    ...conflictsShape,
-  }),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      text: textSchema("The pad's complete new text."),
+      base_revision: baseRevisionSchema.describe(
+        "Revision you read; 'conflict' if the pad changed since. Omit: replaces newer typing too.",
+      ),
+      confirm_token: confirmTokenSchema,
+      idempotency_key: idempotencyKeySchema,
+    }),
+  outputSchema: () =>
+    objectSchema({
+      ...writeOutputShape,
+      status: writeStatus("unchanged", "conflict"),
+      ...conflictsShape,
+    }),
   annotations: SET_ANNOTATIONS,
   async write({ id, text, base_revision, confirm_token }, gate, context) {
     const session = await context.sessions.get(id);
@@ -200,35 +202,37 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
   title: "Replace text in a pad",
   description:
     "Replace matched text in a pad: an exact string (LF matches CRLF) or a regex; your LF becomes CRLF in CRLF pads. Several edits or line ranges: edit_document. Fails if nothing matches, or several do without replace_all. Asks your user first if replace_all hits several places or it deletes over half the pad.",
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    search: z.string().min(1, {
-      error:
-        "Cannot call replace_in_document as search is empty: give the exact text to replace",
-    }).meta({ minLength: undefined, maxLength: MAX_TEXT_LENGTH }).describe(
-      "Exact text, or a regex with regex.",
-    ),
-    replace: textSchema("Its replacement, literal unless regex; '' deletes."),
-    replace_all: flagSchema("Replace every match."),
-    whole_word: flagSchema(
-      "Skip matches inside words, regex too.",
-    ),
-    regex: flagSchema(
-      "search is RE2, ^ $ per line (CRLF pads: . matches \\r, so write [^\\r\\n]* and \\r?$, \\r?\\n; (?i): any case); replace takes $1, $<name>, $&, $$.",
-    ),
-    base_revision: baseRevisionSchema,
-    confirm_token: confirmTokenSchema,
-    idempotency_key: idempotencyKeySchema,
-    avoid_people: avoidPeopleSchema,
-  }),
-  outputSchema: objectSchema({
-    ...writeOutputShape,
-    status: writeStatus("unchanged", "conflict"),
-    replacements: countField.optional().describe(
-      "Matches replaced, or to be replaced.",
-    ),
-    ...conflictsShape,
-  }),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      search: z.string().min(1, {
+        error:
+          "Cannot call replace_in_document as search is empty: give the exact text to replace",
+      }).meta({ minLength: undefined, maxLength: MAX_TEXT_LENGTH }).describe(
+        "Exact text, or a regex with regex.",
+      ),
+      replace: textSchema("Its replacement, literal unless regex; '' deletes."),
+      replace_all: flagSchema("Replace every match."),
+      whole_word: flagSchema(
+        "Skip matches inside words, regex too.",
+      ),
+      regex: flagSchema(
+        "search is RE2, ^ $ per line (CRLF pads: . matches \\r, so write [^\\r\\n]* and \\r?$, \\r?\\n; (?i): any case); replace takes $1, $<name>, $&, $$.",
+      ),
+      base_revision: baseRevisionSchema,
+      confirm_token: confirmTokenSchema,
+      idempotency_key: idempotencyKeySchema,
+      avoid_people: avoidPeopleSchema,
+    }),
+  outputSchema: () =>
+    objectSchema({
+      ...writeOutputShape,
+      status: writeStatus("unchanged", "conflict"),
+      replacements: countField.optional().describe(
+        "Matches replaced, or to be replaced.",
+      ),
+      ...conflictsShape,
+    }),
   annotations: REPLACE_ANNOTATIONS,
   async write(args, gate, context) {
     const { id, search, replace, base_revision, confirm_token } = args;

@@ -68,28 +68,30 @@ export const readLinesTool: ToolDefinition = defineTool({
     `Read a pad's lines as 'N<TAB>line' (drop prefix); next_start_line reads on. For edit_document's line numbers and pads over 20,000 code points. Lines over ${
       thousands(MAX_LINE_LENGTH)
     } code points end '… [line cut: … offset N]' (the rest: get_document at N with a limit); CRLF shows as LF; edits match either.`,
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    start_line: startLineSchema.default(1),
-    line_count: positiveSchema("Lines to read (no maximum; page big pads).")
-      .default(200),
-  }),
-  outputSchema: objectSchema({
-    id: z.string(),
-    text: z.string().describe("The lines read, each 'N<TAB>line'."),
-    start_line: countField,
-    end_line: countField.describe("start_line - 1 if none."),
-    total_lines: countField,
-    next_start_line: nullableCount.describe(
-      "Pass as start_line to read on; null at the end.",
-    ),
-    crlf: z.boolean().describe(
-      "The pad's lines end CRLF (shown as LF here): edit_document and replace_in_document write CRLF; set_document and append_to_document write what you send (new_line: CRLF).",
-    ),
-    revision: countField,
-    note: noteField,
-    ...untrustedShape,
-  }),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      start_line: startLineSchema.default(1),
+      line_count: positiveSchema("Lines to read (no maximum; page big pads).")
+        .default(200),
+    }),
+  outputSchema: () =>
+    objectSchema({
+      id: z.string(),
+      text: z.string().describe("The lines read, each 'N<TAB>line'."),
+      start_line: countField,
+      end_line: countField.describe("start_line - 1 if none."),
+      total_lines: countField,
+      next_start_line: nullableCount.describe(
+        "Pass as start_line to read on; null at the end.",
+      ),
+      crlf: z.boolean().describe(
+        "The pad's lines end CRLF (shown as LF here): edit_document and replace_in_document write CRLF; set_document and append_to_document write what you send (new_line: CRLF).",
+      ),
+      revision: countField,
+      note: noteField,
+      ...untrustedShape,
+    }),
   annotations: READ_ANNOTATIONS,
   async run({ id, start_line, line_count }, context) {
     const { text, revision } = await readPad(context, id);
@@ -151,33 +153,35 @@ export const searchDocumentTool: ToolDefinition = defineTool({
   title: "Search a pad",
   description:
     `Find text in a pad, to read (read_lines) or change (replace_in_document). regex: RE2, no lookaround/backrefs, ASCII \\d \\w \\b, ^ $ per line (reads hide CRLF: write \\r?$, \\r?\\n). Matches span lines only via \\n; literal LF matches CRLF.`,
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    pattern: z.string().min(1, {
-      error:
-        "Cannot call search_document as pattern is empty: give the text to find",
-    }).meta({ minLength: undefined, maxLength: MAX_TEXT_LENGTH }).describe(
-      "Text, or a regex with regex: true.",
-    ),
-    regex: flagSchema("pattern is a regex."),
-    case_insensitive: flagSchema("Ignore case."),
-    context_lines: z.int().min(0).max(20).default(0).describe(
-      "Context lines around each match.",
-    ),
-    max_results: z.int().min(1).max(1000).default(100).describe(
-      "Matches to list (no paging: narrow the pattern); all counted.",
-    ),
-  }),
-  outputSchema: objectSchema({
-    id: z.string(),
-    matches: z.array(matchSchema).describe(
-      `The first max_results matches, fewer if their details pass ${MAX_DETAIL_LENGTH} code points.`,
-    ),
-    total_matches: countField,
-    revision: countField,
-    note: noteField,
-    ...untrustedShape,
-  }),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      pattern: z.string().min(1, {
+        error:
+          "Cannot call search_document as pattern is empty: give the text to find",
+      }).meta({ minLength: undefined, maxLength: MAX_TEXT_LENGTH }).describe(
+        "Text, or a regex with regex: true.",
+      ),
+      regex: flagSchema("pattern is a regex."),
+      case_insensitive: flagSchema("Ignore case."),
+      context_lines: z.int().min(0).max(20).default(0).describe(
+        "Context lines around each match.",
+      ),
+      max_results: z.int().min(1).max(1000).default(100).describe(
+        "Matches to list (no paging: narrow the pattern); all counted.",
+      ),
+    }),
+  outputSchema: () =>
+    objectSchema({
+      id: z.string(),
+      matches: z.array(matchSchema).describe(
+        `The first max_results matches, fewer if their details pass ${MAX_DETAIL_LENGTH} code points.`,
+      ),
+      total_matches: countField,
+      revision: countField,
+      note: noteField,
+      ...untrustedShape,
+    }),
   annotations: READ_ANNOTATIONS,
   async run(args, context) {
     const { id, pattern } = args;

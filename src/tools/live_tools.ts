@@ -46,49 +46,51 @@ export const waitForChangeTool: ToolDefinition = defineTool({
   title: "Wait for a pad to change",
   description:
     "Long-poll until a pad changes after since_revision (your edits count) or one of your suggestions is decided; returns the diff since then, authors and decisions (each reported once; last hour's: list_suggestions). Else timed_out at timeout_seconds (many clients cut at 60 s). Line authors: get_changes.",
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    since_revision: countSchema("A revision from an earlier result."),
-    until: z.enum(["change", "quiet"]).default("change").describe(
-      "'change': next revision (at once if past); 'quiet': a change, then a quiet_ms pause.",
-    ),
-    quiet_ms: countSchema("With 'quiet': the pause.")
-      .default(1500),
-    timeout_seconds: z.number().min(0).max(600).default(
-      DEFAULT_WAIT_SECONDS,
-    ).describe("Seconds before giving up."),
-  }),
-  outputSchema: objectSchema({
-    id: z.string(),
-    changed: z.boolean(),
-    timed_out: z.boolean().describe(
-      "With changed: 'quiet' timed out while people still typed (the diff is there). Alone: nothing happened. Both false: a decision on a suggestion ended the wait.",
-    ),
-    revision: countField.describe(
-      "The pad's revision; pass as since_revision to wait again.",
-    ),
-    diff: z.string().describe(
-      "Unified diff, cut at 200 lines, long lines shortened (both marked: never write them back); the text: get_document.",
-    ),
-    authors: z.array(objectSchema({
-      name: z.string(),
-      self: z.boolean().describe("Your own edit."),
-    })),
-    more_authors: countField.optional(),
-    decisions: z.array(objectSchema({
-      suggestion_id: z.string(),
-      status: z.string().describe(
-        "'accepted' (applied), 'rejected', 'outdated' or 'expired'.",
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      since_revision: countSchema("A revision from an earlier result."),
+      until: z.enum(["change", "quiet"]).default("change").describe(
+        "'change': next revision (at once if past); 'quiet': a change, then a quiet_ms pause.",
       ),
-      decided_by: z.string().optional(),
-      landed_revision: countField.optional(),
-      reason: z.string().optional().describe("Why outdated or expired."),
-    })).optional().describe(
-      "Your suggestions decided since a wait last reported them.",
-    ),
-    untrusted: z.literal(true),
-    source: z.literal("rustpad"),
-  }),
+      quiet_ms: countSchema("With 'quiet': the pause.")
+        .default(1500),
+      timeout_seconds: z.number().min(0).max(600).default(
+        DEFAULT_WAIT_SECONDS,
+      ).describe("Seconds before giving up."),
+    }),
+  outputSchema: () =>
+    objectSchema({
+      id: z.string(),
+      changed: z.boolean(),
+      timed_out: z.boolean().describe(
+        "With changed: 'quiet' timed out while people still typed (the diff is there). Alone: nothing happened. Both false: a decision on a suggestion ended the wait.",
+      ),
+      revision: countField.describe(
+        "The pad's revision; pass as since_revision to wait again.",
+      ),
+      diff: z.string().describe(
+        "Unified diff, cut at 200 lines, long lines shortened (both marked: never write them back); the text: get_document.",
+      ),
+      authors: z.array(objectSchema({
+        name: z.string(),
+        self: z.boolean().describe("Your own edit."),
+      })),
+      more_authors: countField.optional(),
+      decisions: z.array(objectSchema({
+        suggestion_id: z.string(),
+        status: z.string().describe(
+          "'accepted' (applied), 'rejected', 'outdated' or 'expired'.",
+        ),
+        decided_by: z.string().optional(),
+        landed_revision: countField.optional(),
+        reason: z.string().optional().describe("Why outdated or expired."),
+      })).optional().describe(
+        "Your suggestions decided since a wait last reported them.",
+      ),
+      untrusted: z.literal(true),
+      source: z.literal("rustpad"),
+    }),
   annotations: {
     readOnlyHint: true,
     destructiveHint: false,
@@ -214,23 +216,25 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
   title: "Undo your last edit",
   description:
     "Undo your latest text write to a pad (or the one edit_id names; an undo's edit_id redoes); call again to go further back. Not for others' edits (edit_document) or pending suggestions (withdraw_suggestion); accepted ones count as yours. Fails if you have no edit left there, or others changed its text since. Asks your user first if it deletes over half the pad.",
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    edit_id: z.string().optional().describe(
-      "From a write's result: undo that edit instead.",
-    ),
-    confirm_token: confirmTokenSchema,
-    idempotency_key: idempotencyKeySchema,
-  }),
-  outputSchema: objectSchema({
-    ...writeOutputShape,
-    undone_revision: countField.optional().describe(
-      "The revision the undone edit's write reported.",
-    ),
-    remaining: countField.optional().describe(
-      "Your edits (this identity's) still undoable on this pad.",
-    ),
-  }),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      edit_id: z.string().optional().describe(
+        "From a write's result: undo that edit instead.",
+      ),
+      confirm_token: confirmTokenSchema,
+      idempotency_key: idempotencyKeySchema,
+    }),
+  outputSchema: () =>
+    objectSchema({
+      ...writeOutputShape,
+      undone_revision: countField.optional().describe(
+        "The revision the undone edit's write reported.",
+      ),
+      remaining: countField.optional().describe(
+        "Your edits (this identity's) still undoable on this pad.",
+      ),
+    }),
   annotations: UNDO_ANNOTATIONS,
   async write({ id, edit_id, confirm_token }, gate, context) {
     const live = LivePads.of(context.sessions);

@@ -27,7 +27,7 @@ import {
   listSuggestionsTool,
   withdrawSuggestionTool,
 } from "./suggestion_tools.ts";
-import type { ToolDefinition } from "./tool.ts";
+import { defineTool, type ToolDefinition } from "./tool.ts";
 import { statusNote } from "./_write_shapes.ts";
 import {
   appendToDocumentTool,
@@ -49,6 +49,7 @@ export {
   type ToolDefinition,
   type ToolResult,
   toolResult,
+  type ToolSpec,
 } from "./tool.ts";
 export {
   defineWriteTool,
@@ -125,29 +126,39 @@ export function toolsFor(config: Config): ToolDefinition[] {
     const tool = TOOLS[name];
     const asks = config.confirm === "always" ||
       (config.confirm === "destructive" && tool.annotations.destructiveHint);
-    const { confirm_token, suggest, summary, ...rest } = tool.inputSchema
-      .shape;
-    const always = config.suggest === "always" && suggest !== undefined;
-    const listedSuggest = suggest === undefined
-      ? undefined
-      : always
-      ? ALWAYS_SUGGEST.meta({ ...ALWAYS_SUGGEST.meta(), default: true })
-      : suggest;
-    return {
-      ...tool,
-      ...(always && { description: `${tool.description} ${ALWAYS_NOTE}` }),
-      inputSchema: objectSchema({
-        ...rest,
-        ...(asks && confirm_token && { confirm_token }),
-        ...(suggests && listedSuggest && {
-          suggest: listedSuggest,
-          ...(summary && { summary }),
-        }),
-      }),
-      outputSchema: asks && confirm_token
-        ? tool.outputSchema
-        : withoutAsking(tool.outputSchema),
-    };
+    // The schemas are built on first use, as the registry's own (ToolSpec);
+    // only a configuration that is not the default reads one here.
+    const always = config.suggest === "always" &&
+      tool.inputSchema.shape.suggest !== undefined;
+    const asksHere = () => asks && "confirm_token" in tool.inputSchema.shape;
+    return defineTool({
+      name: tool.name,
+      title: tool.title,
+      description: always
+        ? `${tool.description} ${ALWAYS_NOTE}`
+        : tool.description,
+      annotations: tool.annotations,
+      inputSchema: () => {
+        const { confirm_token, suggest, summary, ...rest } =
+          tool.inputSchema.shape;
+        const listedSuggest = suggest === undefined
+          ? undefined
+          : always
+          ? ALWAYS_SUGGEST.meta({ ...ALWAYS_SUGGEST.meta(), default: true })
+          : suggest;
+        return objectSchema({
+          ...rest,
+          ...(asksHere() && { confirm_token }),
+          ...(suggests && listedSuggest && {
+            suggest: listedSuggest,
+            ...(summary && { summary }),
+          }),
+        });
+      },
+      outputSchema: () =>
+        asksHere() ? tool.outputSchema : withoutAsking(tool.outputSchema),
+      run: tool.run,
+    });
   });
 }
 

@@ -41,35 +41,37 @@ export const getDocumentTool: ToolDefinition = defineTool({
     `Read a pad's text, whole or a page. For pads under 20,000 code points (unsure: page with limit); longer: read_lines or search_document. Keeps CRLF. Reads stop at ${
       thousands(MAX_TEXT_LENGTH)
     } code points.`,
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    offset: countSchema("UTF-16 offset; next_offset reads on.")
-      .optional().meta({ default: 0 }),
-    limit: countSchema("Max UTF-16 units; omit: up to the cap.")
-      .optional(),
-  }),
-  outputSchema: objectSchema({
-    id: z.string(),
-    text: z.string().describe("The pad's text, or the page read."),
-    empty: z.boolean(),
-    truncated: z.boolean().describe(
-      `The ${
-        thousands(MAX_TEXT_LENGTH)
-      }-code-point cap cut the read (never your limit); next_offset reads on.`,
-    ),
-    note: noteField,
-    revision: countField,
-    offset: countField.optional().describe(
-      "Where the page starts (moved back out of a surrogate pair).",
-    ),
-    next_offset: nullableCount.optional().describe(
-      "null at the end.",
-    ),
-    total_length: countField.optional().describe(
-      "End offset for paging, in UTF-16 units (get_document_info's length counts code points).",
-    ),
-    ...untrustedShape,
-  }),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      offset: countSchema("UTF-16 offset; next_offset reads on.")
+        .optional().meta({ default: 0 }),
+      limit: countSchema("Max UTF-16 units; omit: up to the cap.")
+        .optional(),
+    }),
+  outputSchema: () =>
+    objectSchema({
+      id: z.string(),
+      text: z.string().describe("The pad's text, or the page read."),
+      empty: z.boolean(),
+      truncated: z.boolean().describe(
+        `The ${
+          thousands(MAX_TEXT_LENGTH)
+        }-code-point cap cut the read (never your limit); next_offset reads on.`,
+      ),
+      note: noteField,
+      revision: countField,
+      offset: countField.optional().describe(
+        "Where the page starts (moved back out of a surrogate pair).",
+      ),
+      next_offset: nullableCount.optional().describe(
+        "null at the end.",
+      ),
+      total_length: countField.optional().describe(
+        "End offset for paging, in UTF-16 units (get_document_info's length counts code points).",
+      ),
+      ...untrustedShape,
+    }),
   annotations: READ_ANNOTATIONS,
   async run({ id, offset, limit }, context) {
     const { text: whole, length, revision } = await readPad(context, id);
@@ -127,23 +129,24 @@ export const getDocumentInfoTool: ToolDefinition = defineTool({
   title: "Inspect a pad",
   description:
     "Get a pad's live state: url, length, revision, language and who is in it, with cursors. Use it before writing near people; text: get_document.",
-  inputSchema: objectSchema({ id: padIdSchema }),
-  outputSchema: objectSchema({
-    id: z.string(),
-    url: z.string(),
-    length: countField,
-    revision: countField,
-    language: nullableString(
-      "Editor language, a Rustpad menu id; null if never set.",
-    ),
-    users: z.array(z.string()).describe(
-      "Others present, by name (the same 100 as people).",
-    ),
-    people: peopleSchema,
-    more_people: countField.optional(),
-    note: noteField,
-    ...untrustedShape,
-  }),
+  inputSchema: () => objectSchema({ id: padIdSchema }),
+  outputSchema: () =>
+    objectSchema({
+      id: z.string(),
+      url: z.string(),
+      length: countField,
+      revision: countField,
+      language: nullableString(
+        "Editor language, a Rustpad menu id; null if never set.",
+      ),
+      users: z.array(z.string()).describe(
+        "Others present, by name (the same 100 as people).",
+      ),
+      people: peopleSchema,
+      more_people: countField.optional(),
+      note: noteField,
+      ...untrustedShape,
+    }),
   annotations: READ_ANNOTATIONS,
   async run({ id }, context) {
     const session = await context.sessions.get(id);
@@ -189,17 +192,18 @@ export const getStatsTool: ToolDefinition = defineTool({
   title: "Server statistics",
   description:
     "Get the server's start time and pad counts; joins no pad. Use it to check the server is up; one pad: get_document_info.",
-  inputSchema: objectSchema({}),
-  outputSchema: objectSchema({
-    start_time: countField.describe("Unix time, seconds."),
-    start_time_iso: z.string(),
-    num_documents: countField.describe(
-      "Pads loaded in memory now; persisted ones count in database_size too.",
-    ),
-    database_size: countField.describe(
-      "Pads persisted, loaded or not (0 without a database).",
-    ),
-  }),
+  inputSchema: () => objectSchema({}),
+  outputSchema: () =>
+    objectSchema({
+      start_time: countField.describe("Unix time, seconds."),
+      start_time_iso: z.string(),
+      num_documents: countField.describe(
+        "Pads loaded in memory now; persisted ones count in database_size too.",
+      ),
+      database_size: countField.describe(
+        "Pads persisted, loaded or not (0 without a database).",
+      ),
+    }),
   annotations: READ_ANNOTATIONS,
   async run(_args, context) {
     const stats = await context.http.getStats();

@@ -64,16 +64,17 @@ export const listSuggestionsTool: ToolDefinition = defineTool({
   title: "List suggestions",
   description:
     "List a pad's suggestions (writes with suggest: true; only people decide): pending (a pad holds at most 100), then those decided in the last hour. Accepted ones are applied (reread before editing there); others changed nothing. Take yours back: withdraw_suggestion.",
-  inputSchema: objectSchema({ id: padIdSchema }),
-  outputSchema: objectSchema({
-    id: z.string(),
-    revision: countField,
-    suggestions: z.array(suggestionSchema).describe(
-      "Pending first, then decided, oldest first.",
-    ),
-    untrusted: z.literal(true).optional(),
-    source: z.literal("rustpad").optional(),
-  }),
+  inputSchema: () => objectSchema({ id: padIdSchema }),
+  outputSchema: () =>
+    objectSchema({
+      id: z.string(),
+      revision: countField,
+      suggestions: z.array(suggestionSchema).describe(
+        "Pending first, then decided, oldest first.",
+      ),
+      untrusted: z.literal(true).optional(),
+      source: z.literal("rustpad").optional(),
+    }),
   annotations: READ_ANNOTATIONS,
   async run({ id }, context) {
     const listed = await context.backend.suggestions.records(id);
@@ -100,17 +101,19 @@ export const withdrawSuggestionTool: ToolDefinition = defineTool({
   title: "Withdraw suggestion",
   description:
     "Withdraw your own pending suggestion so no one can accept it. Others' and decided ones are refused; a repeat answers 'withdrawn'. Ids: list_suggestions.",
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    suggestion_id: z.string().describe("From the suggested write."),
-  }),
-  outputSchema: objectSchema({
-    id: z.string(),
-    suggestion_id: z.string(),
-    status: z.literal("withdrawn").describe(
-      "Always 'withdrawn': any other outcome is an error.",
-    ),
-  }),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      suggestion_id: z.string().describe("From the suggested write."),
+    }),
+  outputSchema: () =>
+    objectSchema({
+      id: z.string(),
+      suggestion_id: z.string(),
+      status: z.literal("withdrawn").describe(
+        "Always 'withdrawn': any other outcome is an error.",
+      ),
+    }),
   annotations: {
     readOnlyHint: false,
     destructiveHint: false,

@@ -201,10 +201,28 @@ export interface ToolDefinition<
 }
 
 /**
- * Define a tool, keeping its argument types for `run`.
+ * A tool as its module states it: a {@linkcode ToolDefinition} whose
+ * schemas are functions, built on first use. A start serves tools/list
+ * from a generated file (`src/mcp/_tools_list.json`), so building every
+ * tool's zod schemas there cost each start about 20 ms for nothing; now a
+ * schema is built when a call of its tool first needs it.
  *
- * @param definition The tool.
- * @returns The same definition.
+ * @typeParam Input The input schema's shape.
+ */
+export interface ToolSpec<Input extends z.ZodRawShape>
+  extends Omit<ToolDefinition<Input>, "inputSchema" | "outputSchema"> {
+  /** Build the arguments' schema, each field described. */
+  inputSchema(): z.ZodObject<Input>;
+  /** Build the shape of `structuredContent`. */
+  outputSchema(): z.ZodObject;
+}
+
+/**
+ * Define a tool, keeping its argument types for `run`. Its schemas are
+ * built on first use, once.
+ *
+ * @param spec The tool, its schemas as functions.
+ * @returns The definition.
  *
  * @example
  * ```ts
@@ -217,8 +235,8 @@ export interface ToolDefinition<
  *   name: "echo",
  *   title: "Echo",
  *   description: "Answer with the text given.",
- *   inputSchema: objectSchema({ text: z.string().describe("What to say.") }),
- *   outputSchema: objectSchema({ text: z.string() }),
+ *   inputSchema: () => objectSchema({ text: z.string().describe("What to say.") }),
+ *   outputSchema: () => objectSchema({ text: z.string() }),
  *   annotations: {
  *     readOnlyHint: true,
  *     destructiveHint: false,
@@ -228,12 +246,27 @@ export interface ToolDefinition<
  *   run: ({ text }) => Promise.resolve({ structuredContent: { text }, text: [text] }),
  * });
  * assert.equal(echo.name, "echo");
+ * assert.equal(echo.inputSchema, echo.inputSchema);
  * ```
  */
 export function defineTool<Input extends z.ZodRawShape>(
-  definition: ToolDefinition<Input>,
+  spec: ToolSpec<Input>,
 ): ToolDefinition<Input> {
-  return definition;
+  let input: z.ZodObject<Input> | undefined;
+  let output: z.ZodObject | undefined;
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    get inputSchema(): z.ZodObject<Input> {
+      return input ??= spec.inputSchema();
+    },
+    get outputSchema(): z.ZodObject {
+      return output ??= spec.outputSchema();
+    },
+    annotations: spec.annotations,
+    run: spec.run,
+  };
 }
 
 /**

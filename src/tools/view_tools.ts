@@ -140,8 +140,8 @@ export const viewReadPadTool: ToolDefinition = defineTool({
   title: "Read a pad for its view",
   description:
     "For the pad's view only: the pad's text, people and pending suggestions at one revision.",
-  inputSchema: objectSchema({ id: padIdSchema }),
-  outputSchema: objectSchema(padShape),
+  inputSchema: () => objectSchema({ id: padIdSchema }),
+  outputSchema: () => objectSchema(padShape),
   annotations: READ_ANNOTATIONS,
   run: ({ id }, context) => padForView(context, id),
 });
@@ -152,19 +152,20 @@ export const viewWaitPadTool: ToolDefinition = defineTool({
   title: "Wait for a pad's next revision, for its view",
   description:
     "For the pad's view only: wait until the pad passes since_revision, someone joins, leaves or moves a caret, or a suggestion is held or decided there, then answer as view_read_pad.",
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    since_revision: countSchema("The revision the view shows."),
-    shown: z.array(z.string().max(64)).max(1000).default([]).describe(
-      "Ids of the pending suggestions the view shows: others answer at once.",
-    ),
-    people_stamp: z.string().max(16).optional().describe(
-      "The people_stamp the view shows: another answers at once.",
-    ),
-    timeout_seconds: z.number().min(0).max(MAX_VIEW_WAIT_SECONDS).default(25)
-      .describe("Answer the pad as it is after this long."),
-  }),
-  outputSchema: objectSchema(padShape),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      since_revision: countSchema("The revision the view shows."),
+      shown: z.array(z.string().max(64)).max(1000).default([]).describe(
+        "Ids of the pending suggestions the view shows: others answer at once.",
+      ),
+      people_stamp: z.string().max(16).optional().describe(
+        "The people_stamp the view shows: another answers at once.",
+      ),
+      timeout_seconds: z.number().min(0).max(MAX_VIEW_WAIT_SECONDS).default(25)
+        .describe("Answer the pad as it is after this long."),
+    }),
+  outputSchema: () => objectSchema(padShape),
   annotations: READ_ANNOTATIONS,
   async run(args, context, call) {
     const book = context.backend.suggestions;
@@ -216,15 +217,17 @@ export const viewDecideSuggestionTool: ToolDefinition = defineTool({
   title: "Accept or reject a suggestion, as the person in the view",
   description:
     "For the pad's view only: the person's decision on a pending suggestion, which lands only after they say yes in the host's dialog (elicitation or input_required); refused for a client that can show none.",
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    suggestion_id: z.string().min(1).max(64).describe("The suggestion."),
-    verdict: z.enum(["accept", "reject"]).describe("The person's decision."),
-  }),
-  outputSchema: objectSchema({
-    ...padShape,
-    decided: z.unknown().describe("The decided suggestion."),
-  }),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      suggestion_id: z.string().min(1).max(64).describe("The suggestion."),
+      verdict: z.enum(["accept", "reject"]).describe("The person's decision."),
+    }),
+  outputSchema: () =>
+    objectSchema({
+      ...padShape,
+      decided: z.unknown().describe("The decided suggestion."),
+    }),
   annotations: {
     readOnlyHint: false,
     destructiveHint: false,

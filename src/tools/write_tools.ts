@@ -126,28 +126,30 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
   title: "Create a pad",
   description:
     "Create a pad; anyone with its url can edit it. An id whose pad has text fails (empty ones count as new); existing pads: set_document or edit_document. Idle pads may expire in a day.",
-  inputSchema: objectSchema({
-    id: padIdSchema.meta({
-      maxLength: MAX_PAD_ID_LENGTH,
-      pattern: "^[A-Za-z0-9._-]+$",
-    }).optional()
-      .describe("Pad id to create; omit for random."),
-    text: textSchema("Initial text; omit: empty.").optional(),
-    language: languageSchema.optional(),
-    confirm_token: confirmTokenSchema,
-    idempotency_key: idempotencyKeySchema,
-    suggest: suggestSchema.describe(
-      "Only propose; whoever opens the pad decides.",
-    ),
-  }),
-  outputSchema: objectSchema({
-    ...writeOutputShape,
-    // A create always writes: never "unchanged".
-    status: writeStatus(),
-    language: nullableString(
-      "Editor language, a Rustpad menu id; null if never set.",
-    ).optional(),
-  }),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema.meta({
+        maxLength: MAX_PAD_ID_LENGTH,
+        pattern: "^[A-Za-z0-9._-]+$",
+      }).optional()
+        .describe("Pad id to create; omit for random."),
+      text: textSchema("Initial text; omit: empty.").optional(),
+      language: languageSchema.optional(),
+      confirm_token: confirmTokenSchema,
+      idempotency_key: idempotencyKeySchema,
+      suggest: suggestSchema.describe(
+        "Only propose; whoever opens the pad decides.",
+      ),
+    }),
+  outputSchema: () =>
+    objectSchema({
+      ...writeOutputShape,
+      // A create always writes: never "unchanged".
+      status: writeStatus(),
+      language: nullableString(
+        "Editor language, a Rustpad menu id; null if never set.",
+      ).optional(),
+    }),
   annotations: ANNOTATIONS,
   async write(args, gate, context) {
     const { id = randomPadId(), text = "", confirm_token } = args;
@@ -204,22 +206,24 @@ export const appendToDocumentTool: ToolDefinition = defineWriteTool({
   title: "Append to a pad",
   description:
     "Append text verbatim (LF stays LF) at a pad's end. To change existing text: edit_document; a new pad: create_document.",
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    text: textSchema("Text to append."),
-    new_line: flagSchema(
-      "Add a line break first (CRLF in CRLF pads) unless the pad is empty or ends with one.",
-    ).meta({ default: false }),
-    confirm_token: confirmTokenSchema,
-    idempotency_key: idempotencyKeySchema,
-  }),
-  outputSchema: objectSchema({
-    ...writeOutputShape,
-    new_line_added: z.boolean().optional(),
-    note: z.string().optional().describe(
-      "With status 'applied': a dropped connection hid the acknowledgement, and the pad's history shows the edit landed.",
-    ),
-  }),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      text: textSchema("Text to append."),
+      new_line: flagSchema(
+        "Add a line break first (CRLF in CRLF pads) unless the pad is empty or ends with one.",
+      ).meta({ default: false }),
+      confirm_token: confirmTokenSchema,
+      idempotency_key: idempotencyKeySchema,
+    }),
+  outputSchema: () =>
+    objectSchema({
+      ...writeOutputShape,
+      new_line_added: z.boolean().optional(),
+      note: z.string().optional().describe(
+        "With status 'applied': a dropped connection hid the acknowledgement, and the pad's history shows the edit landed.",
+      ),
+    }),
   annotations: ANNOTATIONS,
   async write({ id, text, new_line, confirm_token }, gate, context) {
     if (gate.asks(false)) {
@@ -263,28 +267,32 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
   title: "Set a pad's language",
   description:
     "Set a pad's editor language (syntax highlighting) for everyone in it. Revert: previous_language, not undo_last_edit.",
-  inputSchema: objectSchema({
-    id: padIdSchema,
-    language: languageSchema,
-    confirm_token: confirmTokenSchema,
-  }),
-  outputSchema: objectSchema({
-    status: writeStatus("unchanged"),
-    id: z.string(),
-    language: z.string().optional(),
-    previous_language: nullableString(
-      "The language before this call: pass it back to revert; null if never set (a language cannot be unset).",
-    ).optional(),
-    new_pad: writeOutputShape.new_pad,
-    // What a held language answers with (status 'suggested').
-    suggestion_id: writeOutputShape.suggestion_id,
-    url: writeOutputShape.url,
-    revision: writeOutputShape.revision,
-    diff: z.string().optional().describe("Empty: a language changes no text."),
-    confirm_token: askedShape.confirm_token,
-    expires_in_seconds: askedShape.expires_in_seconds,
-    message: askedShape.message,
-  }),
+  inputSchema: () =>
+    objectSchema({
+      id: padIdSchema,
+      language: languageSchema,
+      confirm_token: confirmTokenSchema,
+    }),
+  outputSchema: () =>
+    objectSchema({
+      status: writeStatus("unchanged"),
+      id: z.string(),
+      language: z.string().optional(),
+      previous_language: nullableString(
+        "The language before this call: pass it back to revert; null if never set (a language cannot be unset).",
+      ).optional(),
+      new_pad: writeOutputShape.new_pad,
+      // What a held language answers with (status 'suggested').
+      suggestion_id: writeOutputShape.suggestion_id,
+      url: writeOutputShape.url,
+      revision: writeOutputShape.revision,
+      diff: z.string().optional().describe(
+        "Empty: a language changes no text.",
+      ),
+      confirm_token: askedShape.confirm_token,
+      expires_in_seconds: askedShape.expires_in_seconds,
+      message: askedShape.message,
+    }),
   annotations: LANGUAGE_ANNOTATIONS,
   async write({ id, confirm_token, ...args }, gate, context) {
     const language = menuLanguage(args.language)!;

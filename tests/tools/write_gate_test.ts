@@ -43,8 +43,8 @@ async function serveWipe(
     name: "wipe",
     title: "Wipe",
     description: "Empty a pad.",
-    inputSchema: objectSchema({ id: z.string().describe("Pad id.") }),
-    outputSchema: objectSchema({ status: z.string() }),
+    inputSchema: () => objectSchema({ id: z.string().describe("Pad id.") }),
+    outputSchema: () => objectSchema({ status: z.string() }),
     annotations: DESTRUCTIVE,
     async write({ id }, gate, context) {
       const session = await context.sessions.get(id);
