@@ -23,21 +23,34 @@ export function chainDigest(
     .slice(0, 22);
 }
 
-/** The chained digests of a history's first {@linkcode LINEAGE_DEPTH} operations. */
+/**
+ * The chained digests of a history's first {@linkcode LINEAGE_DEPTH}
+ * operations, made on the first {@linkcode Lineage.at}: a pad restored from
+ * its text begins with one insert of all of it (up to Rustpad's 262,144
+ * code points), whose digest took about 10 ms of a first read that never
+ * asks for it. Until then the operations are held, at most
+ * {@linkcode LINEAGE_DEPTH} of them, and they are immutable.
+ */
 export class Lineage {
   readonly #digests: string[] = [];
+  /** Noted, not digested yet, in order after `#digests`. */
+  #pending: [UserId, TextOperation][] = [];
 
   /** Note the operation at `revision` (only the first ones count). */
   note(revision: number, author: UserId, operation: TextOperation): void {
     if (revision >= LINEAGE_DEPTH) return;
-    this.#digests.push(
-      chainDigest(this.#digests.at(-1) ?? "", author, operation),
-    );
+    this.#pending.push([author, operation]);
   }
 
   /** The digest of the first `min(revision, LINEAGE_DEPTH)` (`""` at 0). */
   at(revision: number): string | undefined {
     if (revision <= 0) return "";
+    for (const [author, operation] of this.#pending) {
+      this.#digests.push(
+        chainDigest(this.#digests.at(-1) ?? "", author, operation),
+      );
+    }
+    this.#pending = [];
     return this.#digests[Math.min(revision, LINEAGE_DEPTH) - 1];
   }
 }
