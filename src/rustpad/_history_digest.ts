@@ -4,6 +4,7 @@
 import { sha256 } from "../digest/mod.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { UserId } from "./protocol.ts";
+import { insertedUnits } from "./revision_log.ts";
 
 /**
  * How many of a history's first operations name it. A restart that brings
@@ -24,33 +25,49 @@ export function chainDigest(
 }
 
 /**
+ * Most UTF-16 units of inserted text a lineage holds undigested: a restored
+ * pad's whole text (262,144 code points) twice. Past it, what is held is
+ * digested at once, so a history of the longest operations costs this
+ * much, not 16 of them.
+ */
+const MAX_PENDING_UNITS = 1024 * 1024;
+
+/**
  * The chained digests of a history's first {@linkcode LINEAGE_DEPTH}
  * operations, made on the first {@linkcode Lineage.at}: a pad restored from
- * its text begins with one insert of all of it (up to Rustpad's 262,144
- * code points), whose digest took about 10 ms of a first read that never
- * asks for it. Until then the operations are held, at most
- * {@linkcode LINEAGE_DEPTH} of them, and they are immutable.
+ * its text begins with one insert of all of it, whose digest took about
+ * 12 ms of a first read that never asks for it. Until then the operations
+ * are held (immutable, and at most {@linkcode MAX_PENDING_UNITS} of text).
  */
 export class Lineage {
   readonly #digests: string[] = [];
   /** Noted, not digested yet, in order after `#digests`. */
   #pending: [UserId, TextOperation][] = [];
+  #pendingUnits = 0;
 
   /** Note the operation at `revision` (only the first ones count). */
   note(revision: number, author: UserId, operation: TextOperation): void {
     if (revision >= LINEAGE_DEPTH) return;
     this.#pending.push([author, operation]);
+    this.#pendingUnits += insertedUnits(operation);
+    if (this.#pendingUnits > MAX_PENDING_UNITS) this.#digest();
   }
 
   /** The digest of the first `min(revision, LINEAGE_DEPTH)` (`""` at 0). */
   at(revision: number): string | undefined {
     if (revision <= 0) return "";
+    this.#digest();
+    return this.#digests[Math.min(revision, LINEAGE_DEPTH) - 1];
+  }
+
+  /** Digest what is held. */
+  #digest(): void {
     for (const [author, operation] of this.#pending) {
       this.#digests.push(
         chainDigest(this.#digests.at(-1) ?? "", author, operation),
       );
     }
     this.#pending = [];
-    return this.#digests[Math.min(revision, LINEAGE_DEPTH) - 1];
+    this.#pendingUnits = 0;
   }
 }

@@ -199,7 +199,8 @@ function textOf(entry: LoggedOperation): number {
   return insertedUnits(entry.operation) + insertedUnits(entry.inverse);
 }
 
-function insertedUnits(operation: TextOperation): number {
+/** UTF-16 units of text `operation` inserts. */
+export function insertedUnits(operation: TextOperation): number {
   let units = 0;
   for (const component of operation.components) {
     if (typeof component === "string") units += component.length;

@@ -71,3 +71,25 @@ Deno.test("two histories that differ only in an author have different lineages",
   assert.equal(a!.at(2), b!.at(2));
   assert.notEqual(a!.at(3), b!.at(3));
 });
+
+Deno.test("a lineage of the longest operations names them the same whether held or digested at once", () => {
+  const limit = 262_144;
+  const all: [number, TextOperation][] = [];
+  let length = 0;
+  for (let revision = 0; revision < LINEAGE_DEPTH; revision++) {
+    // Each replaces the whole text with another of the limit's length.
+    const operation = new TextOperation().delete(length).insert(
+      String.fromCharCode(97 + revision).repeat(limit),
+    );
+    length = operation.targetLength;
+    all.push([revision, operation]);
+  }
+  const lineage = new Lineage();
+  all.forEach(([author, operation], revision) =>
+    lineage.note(revision, author, operation)
+  );
+  const expected = chained(all);
+  for (let revision = 1; revision <= LINEAGE_DEPTH; revision++) {
+    assert.equal(lineage.at(revision), expected[revision - 1]);
+  }
+});
