@@ -9,8 +9,8 @@ import type { Component } from "./component.ts";
 
 /** A component list kept in normal form, with its lengths. */
 export class NormalForm {
-  /** The components; only the builder methods below change them. */
-  readonly components: Component[] = [];
+  /** The components; only the methods below change them. */
+  components: Component[] = [];
   /** Length in code points of the text the components apply to. */
   baseLength = 0;
   /** Length in code points of the text the components produce. */
@@ -65,6 +65,52 @@ export class NormalForm {
     } else {
       components.push(text);
     }
+  }
+
+  /**
+   * Take a copy of `value` as the components if it is already in normal
+   * form, as what a server sends is: one pass over it, where adding each
+   * component through the builders above costs several times as much in
+   * the first read of a long history, before the code is compiled.
+   *
+   * @returns Whether it was taken; if not, nothing changed.
+   */
+  adopt(value: unknown): boolean {
+    if (!Array.isArray(value) || this.components.length > 0) return false;
+    let base = 0;
+    let target = 0;
+    let previous: unknown;
+    for (let i = 0; i < value.length; i++) {
+      const component: unknown = value[i];
+      if (typeof component === "string") {
+        // Not empty, not after an insert, not after a delete.
+        if (
+          component === "" || typeof previous === "string" ||
+          (typeof previous === "number" && previous < 0)
+        ) return false;
+        target += codePointLength(component);
+      } else if (
+        typeof component === "number" && Number.isSafeInteger(component) &&
+        component !== 0
+      ) {
+        if (typeof previous === "number" && previous > 0 === component > 0) {
+          return false;
+        }
+        if (component > 0) {
+          base += component;
+          target += component;
+        } else {
+          base -= component;
+        }
+      } else {
+        return false;
+      }
+      previous = component;
+    }
+    this.components = value.slice();
+    this.baseLength = base;
+    this.targetLength = target;
+    return true;
   }
 
   /** Whether the components change nothing: none, or a single retain. */

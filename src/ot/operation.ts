@@ -61,7 +61,7 @@ export class TextOperation {
    */
   static fromJSON(value: unknown): TextOperation {
     const op = new TextOperation();
-    readComponents(value, op);
+    if (!op.#form.adopt(value)) readComponents(value, op);
     return op;
   }
 

@@ -141,6 +141,15 @@ Deno.test("`fromJSON()` normalises any raw component list without changing its e
     const text = random.text(baseLength);
     const op = TextOperation.fromJSON(raw);
     const at = `${where}: ${JSON.stringify(raw)}`;
+    // What the builders make of the same components, one by one.
+    const built = new TextOperation();
+    for (const component of raw) {
+      if (typeof component === "string") built.insert(component);
+      else if (component >= 0) built.retain(component);
+      else built.delete(-component);
+    }
+    assert.deepEqual(op.toJSON(), built.toJSON(), at);
+    assert.equal(op.targetLength, built.targetLength, at);
     assertNormalForm(op.components, at);
     assert.equal(op.baseLength, baseLength, at);
     assert.equal(op.apply(text), naiveApply(raw, text), at);

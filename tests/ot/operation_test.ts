@@ -211,3 +211,14 @@ Deno.test("`compose()` and `transform()` refuse operations whose lengths do not 
   assert.throws(() => a.transform(TextOperation.fromJSON([3])), RangeError);
   assert.equal(a.compose(TextOperation.fromJSON([3])).toJSON().length, 2);
 });
+
+Deno.test("`fromJSON()` of a list already in normal form keeps a copy: changing the list later changes nothing", () => {
+  const raw: (number | string)[] = [2, "é😀", -3, 4];
+  const read = TextOperation.fromJSON(raw);
+  raw[0] = 5;
+  raw.push("!");
+  assert.deepEqual(read.toJSON(), [2, "é😀", -3, 4]);
+  assert.equal(read.baseLength, 9);
+  assert.equal(read.targetLength, 8);
+  assert.equal(read.apply("abcdefghi"), "abé😀fghi");
+});
