@@ -93,7 +93,9 @@ export class NormalForm {
         typeof component === "number" && Number.isSafeInteger(component) &&
         component !== 0
       ) {
-        if (typeof previous === "number" && previous > 0 === component > 0) {
+        if (
+          typeof previous === "number" && (previous > 0) === (component > 0)
+        ) {
           return false;
         }
         if (component > 0) {
