@@ -87,11 +87,7 @@ export async function runRound(plan: Plan): Promise<RoundReport> {
         if (step.fault.type === "restart") {
           server.snapshot();
           await server.close();
-          server = await startPadServer({
-            database,
-            port,
-            snapshotIntervalMs: 0,
-          });
+          server = await startAgainOn(port, database);
         } else {
           frameDelay ||= step.fault.type === "frame-delay";
           inject(server, step.fault);
@@ -280,4 +276,26 @@ async function converge(
     );
   }
   model.check("at the end", markersIn(text));
+}
+
+/**
+ * The pad server started again on `port`, as people's editors expect. The
+ * suite runs in parallel: a client socket of another test may be given the
+ * port as its own for a moment after the close (Linux then refuses to
+ * listen on it), so a taken port is tried again for up to 2 s.
+ */
+async function startAgainOn(
+  port: number,
+  database: PadDatabase,
+): Promise<PadServer> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await startPadServer({ database, port, snapshotIntervalMs: 0 });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AddrInUse) || attempt === 40) {
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
