@@ -25,10 +25,10 @@ export function chainDigest(
 }
 
 /**
- * Most UTF-16 units of inserted text a lineage holds undigested: a restored
- * pad's whole text (262,144 code points) twice. Past it, what is held is
- * digested at once, so a history of the longest operations costs this
- * much, not 16 of them.
+ * Most UTF-16 units of inserted text a lineage holds undigested: room for
+ * a restored pad's whole text twice (Rustpad's 262,144 code points are at
+ * most 524,288 units). Past it, what is held is digested at once, so a
+ * history of the longest operations costs this much, not 16 of them.
  */
 const MAX_PENDING_UNITS = 1024 * 1024;
 

@@ -204,7 +204,7 @@ export interface ToolDefinition<
  * A tool as its module states it: a {@linkcode ToolDefinition} whose
  * schemas are functions, built on first use. A start serves tools/list
  * from a generated file (`src/mcp/_tools_list.json`), so building every
- * tool's zod schemas there cost each start about 20 ms for nothing; now a
+ * tool's zod schemas there cost each start about 15 ms for nothing; now a
  * schema is built when a call of its tool first needs it.
  *
  * @typeParam Input The input schema's shape.
