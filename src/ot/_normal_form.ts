@@ -68,14 +68,15 @@ export class NormalForm {
   }
 
   /**
-   * Take a copy of `value` as the components if it is already in normal
-   * form, as what a server sends is: one pass over it, where adding each
-   * component through the builders above costs several times as much in
-   * the first read of a long history, before the code is compiled.
+   * Take `value` as the components if it is already in normal form, as
+   * what a server sends is: one pass over it, where adding each component
+   * through the builders above costs several times as much in the first
+   * read of a long history, before the code is compiled. A copy, unless
+   * `owned` says no one else holds the list.
    *
    * @returns Whether it was taken; if not, nothing changed.
    */
-  adopt(value: unknown): boolean {
+  adopt(value: unknown, owned = false): boolean {
     if (!Array.isArray(value) || this.components.length > 0) return false;
     let base = 0;
     let target = 0;
@@ -109,7 +110,7 @@ export class NormalForm {
       }
       previous = component;
     }
-    this.components = value.slice();
+    this.components = owned ? value : value.slice();
     this.baseLength = base;
     this.targetLength = target;
     return true;

@@ -8,7 +8,7 @@
  */
 
 export type { Component } from "./component.ts";
-export { TextOperation } from "./operation.ts";
+export { fromOwnedJSON, TextOperation } from "./operation.ts";
 export { TextBuffer, type TextWindow } from "./text_buffer.ts";
 export {
   applyClient,

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { TextOperation } from "../ot/operation.ts";
+import { fromOwnedJSON, TextOperation } from "../ot/operation.ts";
 
 /**
  * A user id: a per-pad counter, or 2^64-1 ({@linkcode PERSISTED_USER_ID}) for
@@ -313,7 +313,7 @@ function readHistoryEntry(entry: unknown, i: number): UserOperation {
     const { id, operation } = entry as Record<string, unknown>;
     if (isUserId(id) && Array.isArray(operation)) {
       try {
-        return { id, operation: TextOperation.fromJSON(operation) };
+        return { id, operation: fromOwnedJSON(operation) };
       } catch {
         // Described below.
       }

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import type { Component } from "../../src/ot/component.ts";
-import { TextOperation } from "../../src/ot/operation.ts";
+import { fromOwnedJSON, TextOperation } from "../../src/ot/operation.ts";
 import { TextBuffer } from "../../src/ot/text_buffer.ts";
 import { ALPHABET, cpLength, FAMILY, property, Random } from "../_random.ts";
 
@@ -150,6 +150,11 @@ Deno.test("`fromJSON()` normalises any raw component list without changing its e
     }
     assert.deepEqual(op.toJSON(), built.toJSON(), at);
     assert.equal(op.targetLength, built.targetLength, at);
+    // Read from a list it may keep, the same operation.
+    const owned = fromOwnedJSON(structuredClone(raw));
+    assert.ok(owned.equals(op), at);
+    assert.equal(owned.baseLength, op.baseLength, at);
+    assert.equal(owned.targetLength, op.targetLength, at);
     assertNormalForm(op.components, at);
     assert.equal(op.baseLength, baseLength, at);
     assert.equal(op.apply(text), naiveApply(raw, text), at);
