@@ -16,6 +16,7 @@ export {
   type ClientState,
   type Component,
   type EditToSend,
+  fromOwnedJSON,
   serverAck,
   type Synchronized,
   synchronized,
