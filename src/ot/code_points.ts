@@ -12,8 +12,25 @@ export function isLowSurrogate(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
 }
 
+/**
+ * A surrogate pair: one code point in two units. Searched for with a
+ * regex, which scans natively, so a walk over a long text with a few pairs
+ * in it costs a search per pair rather than a step per unit (a pad's
+ * history is replayed before the engine has compiled any loop).
+ */
+const PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
+/** Texts this long or longer have their pairs counted by {@linkcode PAIR}. */
+const SEARCHED_LENGTH = 64;
+
 /** Number of code points in `text` (a lone surrogate counts as one). */
 export function codePointLength(text: string): number {
+  if (text.length >= SEARCHED_LENGTH) {
+    let pairs = 0;
+    PAIR.lastIndex = 0;
+    while (PAIR.test(text)) pairs++;
+    return text.length - pairs;
+  }
   let length = text.length;
   for (let i = 0; i < text.length - 1; i++) {
     if (
@@ -26,14 +43,6 @@ export function codePointLength(text: string): number {
   }
   return length;
 }
-
-/**
- * A surrogate pair: one code point in two units. Searched for with a
- * regex, which scans natively, so a walk over a long text with a few pairs
- * in it costs a search per pair rather than a step per unit (a pad's
- * history is replayed before the engine has compiled any loop).
- */
-const PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 
 /**
  * UTF-16 offset reached by advancing `count` code points from the UTF-16

@@ -17,7 +17,9 @@ export interface Acknowledgement {
 interface PendingEdit {
   resolve(ack: Acknowledgement): void;
   reject(error: Error): void;
-  timer: ReturnType<typeof setTimeout>;
+  /** When it times out, by `performance.now()`. */
+  deadline: number;
+  onTimeout(): void;
 }
 
 interface EchoWaiter {
@@ -32,6 +34,12 @@ export class SessionWaits {
   #timeoutMs: number;
   #outstanding: PendingEdit[] = [];
   #buffered: PendingEdit[] = [];
+  /**
+   * One timer for every edit's deadline, left running across
+   * acknowledgements and checked when it fires: a timer set and cleared
+   * for each edit cost 30 µs of an append's first hundreds.
+   */
+  #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   #echoes = new Set<EchoWaiter>();
 
   constructor(timeoutMs: number) {
@@ -46,13 +54,30 @@ export class SessionWaits {
     const { promise, resolve, reject } = Promise.withResolvers<
       Acknowledgement
     >();
-    const pending = {
-      resolve,
-      reject,
-      timer: setTimeout(onTimeout, this.#timeoutMs),
-    };
-    (sent ? this.#outstanding : this.#buffered).push(pending);
+    const deadline = performance.now() + this.#timeoutMs;
+    (sent ? this.#outstanding : this.#buffered).push(
+      { resolve, reject, deadline, onTimeout },
+    );
+    if (this.#deadlineTimer === undefined) this.#armDeadline(this.#timeoutMs);
     return promise;
+  }
+
+  /**
+   * Check the oldest edit's deadline in `ms`. Unreferenced: an edit in
+   * flight has its open socket to keep the process up.
+   */
+  #armDeadline(ms: number): void {
+    const timer = setTimeout(() => {
+      this.#deadlineTimer = undefined;
+      // Edits are submitted in order: the oldest is the first outstanding.
+      const oldest = this.#outstanding[0] ?? this.#buffered[0];
+      if (oldest === undefined) return;
+      const left = oldest.deadline - performance.now();
+      if (left <= 0) oldest.onTimeout();
+      else this.#armDeadline(left);
+    }, ms);
+    Deno.unrefTimer(timer);
+    this.#deadlineTimer = timer;
   }
 
   /** The edit in flight was acknowledged; the buffered ones are now sent. */
@@ -62,10 +87,7 @@ export class SessionWaits {
     this.#buffered = [];
     if (acknowledged.length === 0) return;
     const value = ack();
-    for (const pending of acknowledged) {
-      clearTimeout(pending.timer);
-      pending.resolve(value);
-    }
+    for (const pending of acknowledged) pending.resolve(value);
   }
 
   /** Wait for a message that `matches`, for at most the timeout. */
@@ -124,13 +146,12 @@ export class SessionWaits {
         [this.#buffered, false],
       ] as const
     ) {
-      for (const pending of edits) {
-        clearTimeout(pending.timer);
-        pending.reject(unacknowledged(sent));
-      }
+      for (const pending of edits) pending.reject(unacknowledged(sent));
     }
     this.#outstanding = [];
     this.#buffered = [];
+    clearTimeout(this.#deadlineTimer);
+    this.#deadlineTimer = undefined;
     for (const waiter of this.#echoes) {
       clearTimeout(waiter.timer);
       waiter.reject(cause);

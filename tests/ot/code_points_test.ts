@@ -47,14 +47,17 @@ Deno.test("`advanceCodePoints()` agrees with a step-by-step walk from every star
   }
 });
 
-Deno.test("`codePointLength()` counts a pair once and a lone surrogate once, and `sliceCodePoints()` cuts by code points", () => {
+Deno.test("`codePointLength()` counts a pair once and a lone surrogate once, short texts and long ones, and `sliceCodePoints()` cuts by code points", () => {
   assert.equal(codePointLength("a😀b"), 3);
   assert.equal(codePointLength("\ud83d"), 1);
   assert.equal(codePointLength("\ude00\ud83d"), 2);
   assert.equal(sliceCodePoints("a😀b", 1, 2), "😀");
   assert.equal(sliceCodePoints("a😀b", 2), "b");
-  for (let round = 0; round < 100; round++) {
-    const text = randomText(30);
+  // Long texts are counted by a search for pairs, short ones unit by unit.
+  for (let round = 0; round < 300; round++) {
+    const text = randomText(Math.floor(Math.random() * 200));
     assert.equal(codePointLength(text), [...text].length);
   }
+  assert.equal(codePointLength("\ud83d".repeat(70)), 70);
+  assert.equal(codePointLength(`${"x".repeat(70)}\ud83d\ude00`), 71);
 });
