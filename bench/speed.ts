@@ -58,7 +58,6 @@ import { DOCUMENT_LENGTH, EDIT_COUNT, replayFixture } from "./replay.ts";
 import { RawRpc } from "./_raw_rpc.ts";
 import {
   callTool,
-  median,
   modernStdioClient,
   printRows,
   type Row,
@@ -71,6 +70,7 @@ import {
 import { RawSocket } from "./_raw_socket.ts";
 import { appendInsideRow, loadRows } from "./_era_rows.ts";
 import { startRows } from "./_start_row.ts";
+import { coldRows } from "./_cold_rows.ts";
 import { acceptRows, NOISE, readBaseline } from "./_baseline.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -347,44 +347,10 @@ row(
 
 rows.push(await appendInsideRow(env, many));
 
-// 4. The first call on a busy pad (the same text and history), in a fresh
-// server after its handshake: with no one's cursor in the pad its length
-// and revision are answered without folding the history in; a person's
-// cursor (its line and column) needs the text, so the 10,000 operations
-// are folded. A pad of its own: the agents above left cursors in BUSY.
-const COLD = "bench-cold";
-const coldLoader = await RawSocket.open(pad.url, COLD);
-await coldLoader.load(fixture.document, fixture.operations);
-const rawCold = await timed(QUICK ? 3 : 5, async () => {
-  const socket = await RawSocket.open(pad.url, COLD);
-  socket.close();
-}, 1);
-const coldCall = async (): Promise<number> => {
-  const times: number[] = [];
-  for (let i = 0; i < (QUICK ? 3 : 5); i++) {
-    const fresh = await RawRpc.start(`${ROOT}mod.ts`, env);
-    await fresh.call("ping", {});
-    times.push(await fresh.timeTool("get_document_info", { id: COLD }));
-    await fresh.close();
-  }
-  return median(times);
-};
-row(
-  "first call on the busy pad (cold)",
-  await coldCall(),
-  "raw connect + history",
-  rawCold,
-  3,
-);
-await coldLoader.announce("Ada", 1000);
-row(
-  "first call on the busy pad, a person's cursor in it (cold)",
-  await coldCall(),
-  "raw connect + history",
-  rawCold,
-  3,
-);
-coldLoader.close();
+// 4. The first call on a busy pad, in a fresh server after its handshake.
+const cold = await coldRows(env, pad.url, fixture, QUICK ? 3 : 5);
+rows.push(...cold.rows);
+notes.push(cold.note);
 
 // 5. 100 concurrent appends against 100 pipelined raw edits.
 const pipelined = await timed(QUICK ? 3 : 5, async (i) => {
