@@ -6,7 +6,8 @@
 // 64 KiB chunk, which grows with the square of the answer) are kept out of
 // the figures that measure the server. BENCH_DENO_FLAGS, if set, is passed
 // to the child's `deno run` (such as "--cpu-prof --cpu-prof-dir=/tmp/prof",
-// to see where a call's time goes).
+// to see where a call's time goes); BENCH_STDERR, if set, shows the child's
+// stderr, which is otherwise dropped.
 
 const NEWLINE = 10;
 /**
@@ -59,7 +60,7 @@ export class RawRpc {
       env,
       stdin: "piped",
       stdout: "piped",
-      stderr: "null",
+      stderr: Deno.env.get("BENCH_STDERR") ? "inherit" : "null",
     }).spawn();
     const rpc = new RawRpc(child, modern);
     if (modern) {

@@ -11,8 +11,20 @@
  */
 
 import { type Chunk, ChunkCursor, chunksOf, unitsAfter } from "./_chunks.ts";
+import { foldOperations } from "./_code_point_fold.ts";
 import { codePointLength } from "./code_points.ts";
 import { TextOperation } from "./operation.ts";
+
+/**
+ * A list of operations is applied as code points when it holds at least one
+ * for every UNITS_PER_FOLDED of text it touches (the text's length and the
+ * units it inserts), and at least MIN_FOLDED: turning the text into code
+ * points and back costs about what one operation saves for each 64 of it
+ * (on the busy pad in a fresh process, the two ways took as long at about
+ * 3,000 operations on 200,000 code points).
+ */
+const UNITS_PER_FOLDED = 64;
+const MIN_FOLDED = 256;
 
 /** Lines of a text around a change, from {@linkcode TextBuffer.window}. */
 export interface TextWindow {
@@ -99,6 +111,58 @@ export class TextBuffer {
     const inverse = new TextOperation();
     this.#apply(operation, inverse);
     return inverse;
+  }
+
+  /**
+   * Apply `operations` in order and return their inverses, as
+   * {@linkcode TextBuffer.applyAndInvert} on each would. A long list (a
+   * pad's history on connect) is applied to the text held as code points
+   * and turned back into chunks once (on the busy pad's 10,000 operations,
+   * about 0.6 of the time).
+   *
+   * @param operations Operations, each based on the text the ones before
+   * it leave.
+   * @returns Their inverses, in the same order.
+   * @throws {RangeError} If one does not fit; the text is then unchanged.
+   *
+   * @example
+   * ```ts
+   * import { TextBuffer, TextOperation } from "../mod.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const buffer = new TextBuffer("hello");
+   * const inverses = buffer.applyAllAndInvert([
+   *   TextOperation.fromJSON([-1, "J", 4]),
+   *   TextOperation.fromJSON([5, "y"]),
+   * ]);
+   * assert.equal(buffer.toString(), "Jelloy");
+   * assert.deepEqual(inverses.map((op) => op.toJSON()), [["h", -1, 4], [5, -1]]);
+   * ```
+   */
+  applyAllAndInvert(operations: readonly TextOperation[]): TextOperation[] {
+    let length = this.#length;
+    let touched = this.#length;
+    for (let i = 0; i < operations.length; i++) {
+      const operation = operations[i]!;
+      if (operation.baseLength !== length) {
+        throw new RangeError(
+          `Cannot apply operation ${i} of ${operations.length} as its base length ${operation.baseLength} differs from the text length: current length is ${length}`,
+        );
+      }
+      length = operation.targetLength;
+      touched += insertedUnits(operation);
+    }
+    if (
+      operations.length < MIN_FOLDED ||
+      operations.length * UNITS_PER_FOLDED < touched
+    ) {
+      return operations.map((operation) => this.applyAndInvert(operation));
+    }
+    const folded = foldOperations(this.#chunks, operations, true);
+    this.#chunks = folded.chunks;
+    this.#length = length;
+    this.#joined = undefined;
+    return folded.inverses;
   }
 
   /**
@@ -268,4 +332,13 @@ export class TextBuffer {
     }
     return pieces.join("");
   }
+}
+
+/** UTF-16 units of text `operation` inserts. */
+function insertedUnits(operation: TextOperation): number {
+  let units = 0;
+  for (const component of operation.components) {
+    if (typeof component === "string") units += component.length;
+  }
+  return units;
 }

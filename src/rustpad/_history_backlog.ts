@@ -76,11 +76,13 @@ export class HistoryBacklog {
     const entries = this.#entries;
     this.#entries = [];
     this.#text = 0;
+    const inverses = text.applyAllAndInvert(
+      entries.map((entry) => entry.operation),
+    );
     // An index loop: this runs once, before it is compiled.
     for (let i = 0; i < entries.length; i++) {
       const { id, operation } = entries[i]!;
-      const inverse = text.applyAndInvert(operation);
-      log.append({ author: id, operation, inverse });
+      log.append({ author: id, operation, inverse: inverses[i]! });
     }
   }
 }
