@@ -47,6 +47,73 @@ export async function timeStart(
   return ms;
 }
 
+/**
+ * The same start with no SDK client: the requests written as lines and the
+ * answers read as lines, so the client's own work (the 1.x client compiles
+ * every tool's output schema with AJV when it lists them) is left out and
+ * the server's share is seen alone.
+ */
+export async function timeRawStart(
+  server: Started,
+  env: Record<string, string>,
+): Promise<number> {
+  const start = performance.now();
+  const child = new Deno.Command(server.command, {
+    args: server.args,
+    env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream())
+    .pipeThrough(new LineStream()).getReader();
+  const send = (message: object) =>
+    writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`));
+  const answer = async (id: number): Promise<Record<string, unknown>> => {
+    for (;;) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`No answer ${id} from ${server.args}`);
+      const message = JSON.parse(value);
+      if (message.id === id) return message.result;
+    }
+  };
+  await send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "bench", version: "1.0.0" },
+    },
+  });
+  await answer(1);
+  await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+  const { tools } = await answer(2) as { tools: unknown[] };
+  const ms = performance.now() - start;
+  await writer.close();
+  await lines.cancel();
+  await child.status;
+  if (tools.length === 0) throw new Error(`No tools from ${server.args}`);
+  return ms;
+}
+
+/** Lines of a text stream, without their line breaks. */
+class LineStream extends TransformStream<string, string> {
+  constructor() {
+    let rest = "";
+    super({
+      transform(chunk, controller) {
+        const parts = (rest + chunk).split("\n");
+        rest = parts.pop()!;
+        for (const line of parts) if (line !== "") controller.enqueue(line);
+      },
+    });
+  }
+}
+
 /** ni-c/rustpad-mcp's built entry, or why it is not there. */
 async function niC(): Promise<Started | string> {
   const dir = Deno.env.get("BENCH_NI_C_DIR") ?? NI_C_DEFAULT;
@@ -62,7 +129,8 @@ async function niC(): Promise<Started | string> {
 /**
  * The start of `mod.ts` against the bare v2 server (at most 1.3x) and
  * ni-c/rustpad-mcp (faster: at most 1x), `rounds` starts of each in turn,
- * the first of a round moving on every round; medians.
+ * the first of a round moving on every round; medians. Then ours and the
+ * bare one again with no SDK client, which shows the client's share.
  */
 export async function startRows(
   env: Record<string, string>,
@@ -88,6 +156,15 @@ export async function startRows(
     }
   }
   const [ours, bare, theirs] = times.map(median);
+  // The same two starts, in turn, with no SDK client.
+  const raw: [number[], number[]] = [[], []];
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < 2; k++) {
+      const index = (round + k) % 2;
+      raw[index]!.push(await timeRawStart(servers[index]!, env));
+    }
+  }
+  const [oursRaw, bareRaw] = raw.map(median);
   const what = "start: spawn, initialize, tools/list";
   const rows: Row[] = [{
     what,
@@ -96,6 +173,13 @@ export async function startRows(
     floorMs: bare!,
     target: 1.3,
   }];
+  rows.push({
+    what: `${what}, no SDK client`,
+    ms: oursRaw!,
+    floor: "bare v2 SDK server on Deno, no SDK client",
+    floorMs: bareRaw!,
+    target: 1.3,
+  });
   if (theirs !== undefined) {
     rows.push({
       what,
@@ -113,6 +197,11 @@ export async function startRows(
     typeof node === "string"
       ? node
       : `ni-c/rustpad-mcp ${spread(times[2]!)} ms`,
+    `with no SDK client ours ${spread(raw[0])} ms, bare ${
+      spread(raw[1])
+    } ms: the 1.x client's own share ${
+      (ours! - oursRaw!).toFixed(1)
+    } ms of ours, ${(bare! - bareRaw!).toFixed(1)} ms of the bare server's`,
   ].join(", ");
   return { rows, note };
 }
