@@ -11,3 +11,23 @@
  * string is inserted.
  */
 export type Component = number | string;
+
+/**
+ * UTF-16 units of text that `components` insert: what keeping an operation
+ * costs in memory, counted without counting code points.
+ *
+ * @example
+ * ```ts
+ * import { insertedUnits } from "./component.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(insertedUnits([2, "🎉!", -1, 3]), 3);
+ * ```
+ */
+export function insertedUnits(components: readonly Component[]): number {
+  let units = 0;
+  for (const component of components) {
+    if (typeof component === "string") units += component.length;
+  }
+  return units;
+}

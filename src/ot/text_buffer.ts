@@ -12,6 +12,7 @@
 
 import { type Chunk, ChunkCursor, chunksOf, unitsAfter } from "./_chunks.ts";
 import { foldOperations } from "./_code_point_fold.ts";
+import { insertedUnits } from "./component.ts";
 import { codePointLength } from "./code_points.ts";
 import { TextOperation } from "./operation.ts";
 
@@ -150,7 +151,7 @@ export class TextBuffer {
         );
       }
       length = operation.targetLength;
-      touched += insertedUnits(operation);
+      touched += insertedUnits(operation.components);
     }
     if (
       operations.length < MIN_FOLDED ||
@@ -332,13 +333,4 @@ export class TextBuffer {
     }
     return pieces.join("");
   }
-}
-
-/** UTF-16 units of text `operation` inserts. */
-function insertedUnits(operation: TextOperation): number {
-  let units = 0;
-  for (const component of operation.components) {
-    if (typeof component === "string") units += component.length;
-  }
-  return units;
 }

@@ -6,6 +6,7 @@
 // history fails the session at once, as a fold would; the fold happens on
 // the first read of the text or the log.
 
+import { insertedUnits } from "../ot/component.ts";
 import type { TextBuffer } from "../ot/text_buffer.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { UserId, UserOperation } from "./protocol.ts";
@@ -66,9 +67,7 @@ export class HistoryBacklog {
     }
     this.#entries.push(entry);
     this.#length = operation.targetLength;
-    for (const component of operation.components) {
-      if (typeof component === "string") this.#text += component.length;
-    }
+    this.#text += insertedUnits(operation.components);
   }
 
   /** Fold every held entry into `text` and `log`, in order, and forget it. */

@@ -4,7 +4,7 @@
 import { sha256 } from "../digest/mod.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { UserId } from "./protocol.ts";
-import { insertedUnits } from "./revision_log.ts";
+import { insertedUnits } from "../ot/component.ts";
 
 /**
  * How many of a history's first operations name it. A restart that brings
@@ -49,7 +49,7 @@ export class Lineage {
   note(revision: number, author: UserId, operation: TextOperation): void {
     if (revision >= LINEAGE_DEPTH) return;
     this.#pending.push([author, operation]);
-    this.#pendingUnits += insertedUnits(operation);
+    this.#pendingUnits += insertedUnits(operation.components);
     if (this.#pendingUnits > MAX_PENDING_UNITS) this.#digest();
   }
 

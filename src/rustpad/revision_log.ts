@@ -7,6 +7,7 @@
  */
 
 import type { TextOperation } from "../ot/operation.ts";
+import { insertedUnits } from "../ot/component.ts";
 import type { UserId } from "./protocol.ts";
 import type { TextBuffer } from "../ot/text_buffer.ts";
 
@@ -196,14 +197,6 @@ export class RevisionLog {
 
 /** The UTF-16 units an entry's operation and inverse insert. */
 function textOf(entry: LoggedOperation): number {
-  return insertedUnits(entry.operation) + insertedUnits(entry.inverse);
-}
-
-/** UTF-16 units of text `operation` inserts. */
-export function insertedUnits(operation: TextOperation): number {
-  let units = 0;
-  for (const component of operation.components) {
-    if (typeof component === "string") units += component.length;
-  }
-  return units;
+  return insertedUnits(entry.operation.components) +
+    insertedUnits(entry.inverse.components);
 }
