@@ -42,6 +42,17 @@ export async function readBaseline(): Promise<Map<string, number>> {
   }
 }
 
+/**
+ * The run's closing lines: its regressions (each as `printRows` words it),
+ * or that there are none.
+ */
+export function regressionsReport(regressions: readonly string[]): string {
+  const heading = `Regressions (ratio over ${1 + NOISE}x the accepted one)`;
+  if (regressions.length === 0) return `${heading}: none.`;
+  return `${heading}:\n  ${regressions.join("\n  ")}\n` +
+    "The accepted ratios may come from another machine: `deno task bench:against <commit>` times that commit's server and this one in turn, here.";
+}
+
 /** What a ratio is against the accepted one (none accepted: "new"). */
 export function verdict(
   ratio: number,

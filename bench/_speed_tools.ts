@@ -10,7 +10,13 @@ import { Client as ModernClient } from "@modelcontextprotocol/client";
 // @ts-types="@modelcontextprotocol/client/stdio"
 import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
 
-import { rowKey, verdict } from "./_baseline.ts";
+import {
+  acceptRows,
+  readBaseline,
+  regressionsReport,
+  rowKey,
+  verdict,
+} from "./_baseline.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -239,4 +245,26 @@ export function printRows(
     );
   }
   return { missed, regressions };
+}
+
+/**
+ * Print `notes`, the table of `rows` and the regressions against the
+ * accepted ratios; with `accept`, write this run's as the accepted ones;
+ * exit, 1 if a target was missed or a row regressed (or `failures` other
+ * checks failed).
+ */
+export async function finishRun(
+  rows: readonly Row[],
+  notes: readonly string[],
+  accept: boolean,
+  failures = 0,
+): Promise<never> {
+  console.log(`${notes.join("; ")}.`);
+  const { missed, regressions } = printRows(rows, await readBaseline());
+  console.log(regressionsReport(regressions));
+  if (accept) {
+    await acceptRows(rows);
+    console.log("Accepted: bench/speed_baseline.json now holds these ratios.");
+  }
+  Deno.exit(missed + regressions.length + failures === 0 ? 0 : 1);
 }

@@ -10,9 +10,8 @@
  * - a warm `append_to_document` against an MCP `ping` plus a raw socket's
  *   edit round trip, on a small pad and on the busy one;
  * - whole `get_document`, `get_changes` of the whole pad against it, a
- *   2,000-line `read_lines`, literal and regex
- *   `search_document` and a 10-edit `edit_document` on the busy pad against
- *   a bare `GET` of its text;
+ *   2,000-line `read_lines`, literal and regex `search_document` and a
+ *   10-edit `edit_document` on the busy pad against a bare `GET` of it;
  * - `get_document` against a bare relay of `GET /api/text` through the SDK
  *   (what a server that only relays does), inside the server and end to
  *   end through the SDK client;
@@ -44,7 +43,7 @@
  * Each row is also set against its last accepted ratio
  * (`speed_baseline.json`, see `_baseline.ts` for the rule): beside it,
  * whether it regressed past noise, and at the end the list of the rows that
- * did.
+ * did. Whether the code or the machine did: `against.ts`.
  *
  * Run: `deno run -A bench/speed.ts [--quick] [--start] [--accept]`
  * (`deno task bench`): `--start` runs the start rows only; `--accept`
@@ -58,8 +57,8 @@ import { DOCUMENT_LENGTH, EDIT_COUNT, replayFixture } from "./replay.ts";
 import { RawRpc } from "./_raw_rpc.ts";
 import {
   callTool,
+  finishRun,
   modernStdioClient,
-  printRows,
   type Row,
   spawnServer,
   stdioClient,
@@ -71,7 +70,7 @@ import { RawSocket } from "./_raw_socket.ts";
 import { appendInsideRow, loadRows } from "./_era_rows.ts";
 import { startRows } from "./_start_row.ts";
 import { coldRows } from "./_cold_rows.ts";
-import { acceptRows, NOISE, readBaseline } from "./_baseline.ts";
+import { concurrentRow } from "./_concurrent_row.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const QUICK = Deno.args.includes("--quick");
@@ -353,46 +352,18 @@ rows.push(...cold.rows);
 notes.push(cold.note);
 
 // 5. 100 concurrent appends against 100 pipelined raw edits.
-const pipelined = await timed(QUICK ? 3 : 5, async (i) => {
-  const socket = await RawSocket.open(pad.url, `bench-pipe-${i + 10}`);
-  await socket.pipeline(Array.from({ length: 100 }, (_, k) => `<${k}>`));
-  socket.close();
-}, 1);
-let lost = 0;
-let doubled = 0;
-const concurrent = await timed(QUICK ? 3 : 5, async (i) => {
-  const id = `bench-concurrent-${i + 10}`;
-  const markers = Array.from({ length: 100 }, (_, k) => `<${k}>`);
-  await Promise.all(
-    markers.map((text) => callTool(mcp, "append_to_document", { id, text })),
-  );
-  const text = await (await fetch(`${pad.url}/api/text/${id}`)).text();
-  for (const marker of markers) {
-    const count = text.split(marker).length - 1;
-    if (count === 0) lost++;
-    if (count > 1) doubled++;
-  }
-}, 1);
-row(
-  "100 concurrent appends, one client",
-  concurrent,
-  "100 pipelined raw edits",
-  pipelined,
-  20,
-);
-notes.push(`concurrent appends: ${lost} lost, ${doubled} doubled`);
+const concurrent = await concurrentRow(pad.url, mcp, QUICK ? 3 : 5);
+rows.push(concurrent.row);
+notes.push(concurrent.note);
 
 // 6. Load in the 2026 era, against a bare v2 server.
 const loaded = await loadRows(env, QUICK ? 5 : 20);
 rows.push(...loaded.rows);
 notes.push(loaded.note);
 
-await relay.close();
-await relayTwice.close();
-await modern.close();
-await v2Legacy.close();
-await mcp.close();
-await rpc.close();
+for (const client of [relay, relayTwice, modern, v2Legacy, mcp, rpc]) {
+  await client.close();
+}
 small.close();
 busy.close();
 echo.close();
@@ -411,30 +382,9 @@ await report([
   } ms (busy ${busyRtt.toFixed(2)} ms), bare GET ${
     bareGet.toFixed(2)
   } ms, WS echo ${echoRtt.toFixed(2)} ms`,
-], lost + doubled);
+], concurrent.failures);
 
-/**
- * Print the table, the notes and the regressions against the accepted
- * ratios; accept this run's with `--accept`; exit, 1 if a target was missed
- * or a row regressed (or `failures` other checks failed).
- */
+/** Print the table, the notes and the regressions, and exit (see finishRun). */
 async function report(lines: string[] = [], failures = 0): Promise<never> {
-  console.log(`${[...lines, ...notes].join("; ")}.`);
-  const { missed, regressions } = printRows(rows, await readBaseline());
-  if (regressions.length === 0) {
-    console.log(
-      `Regressions (ratio over ${1 + NOISE}x the accepted one): none.`,
-    );
-  } else {
-    console.log(
-      `Regressions (ratio over ${1 + NOISE}x the accepted one):\n  ${
-        regressions.join("\n  ")
-      }`,
-    );
-  }
-  if (ACCEPT) {
-    await acceptRows(rows);
-    console.log("Accepted: bench/speed_baseline.json now holds these ratios.");
-  }
-  Deno.exit(missed + regressions.length + failures === 0 ? 0 : 1);
+  return await finishRun(rows, [...lines, ...notes], ACCEPT, failures);
 }

@@ -1,0 +1,277 @@
+/**
+ * Ours against another commit of this repository, in one run on one
+ * machine: `deno task bench:against <git-ref> [--pairs N]`.
+ *
+ * `bench/speed.ts` sets each row against a floor and its ratio against the
+ * ratio accepted in `speed_baseline.json`, which was measured on whatever
+ * machine ran it then. A ratio moves with the machine (its floors, its
+ * load, how long V8 runs our code before it is optimized), so a row over
+ * its accepted ratio may be the machine, not the code. This script answers
+ * the other question: is this code slower than that commit's, here and
+ * now? It checks `ref` out into a temporary worktree, starts its server and
+ * ours in turn (fresh processes, the same pad server, the same busy pad)
+ * and times the rows issue 32 names as `bench/speed.ts` does (3 warm calls,
+ * then the median of the next ones); each row's ratio is the median of the
+ * pairs' ratios. A row is slower when that ratio is over 1 + {@linkcode
+ * PAIRED_NOISE}: paired in one run, fresh servers vary by less than a tenth
+ * (see docs/benchmarks.md), against a quarter between runs.
+ *
+ * Exits 1 when a row is slower, listing them.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { RawRpc } from "./_raw_rpc.ts";
+import { RawSocket } from "./_raw_socket.ts";
+import { median, spawnServer } from "./_speed_tools.ts";
+import { timeRawStart, timeStart } from "./_start_row.ts";
+import { replayFixture } from "./replay.ts";
+
+/** How far over 1 the paired ratio of a row may be before it is slower. */
+export const PAIRED_NOISE = 0.1;
+const ROOT = new URL("../", import.meta.url).pathname;
+const BUSY = "bench-busy";
+const COLD = "bench-cold";
+
+/** One row: how to time a server at `entry` once (a fresh process). */
+interface Compared {
+  what: string;
+  time: (entry: string, pair: number) => Promise<number>;
+}
+
+/** What a paired ratio says, by the rule above. */
+export function pairedVerdict(ratio: number): "slower" | "same" | "faster" {
+  if (ratio > 1 + PAIRED_NOISE) return "slower";
+  if (ratio < 1 / (1 + PAIRED_NOISE)) return "faster";
+  return "same";
+}
+
+/**
+ * Time `row` for ours and `refEntry` in turn, `pairs` times, the first of
+ * a pair alternating.
+ *
+ * @returns The medians and the pairwise median ratio (ours / ref).
+ */
+async function compare(
+  row: Compared,
+  refEntry: string,
+  pairs: number,
+): Promise<{ ours: number; ref: number; ratio: number }> {
+  const ourEntry = `${ROOT}mod.ts`;
+  const ours: number[] = [];
+  const ref: number[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    if (pair % 2 === 0) {
+      ours.push(await row.time(ourEntry, pair));
+      ref.push(await row.time(refEntry, pair));
+    } else {
+      ref.push(await row.time(refEntry, pair));
+      ours.push(await row.time(ourEntry, pair));
+    }
+  }
+  return {
+    ours: median(ours),
+    ref: median(ref),
+    ratio: median(ours.map((ms, i) => ms / ref[i]!)),
+  };
+}
+
+/**
+ * A fresh server's median of `runs` calls after 3 warm ones (as
+ * `bench/speed.ts` times its rows), or its first call with `runs` 0.
+ */
+async function timeCalls(
+  entry: string,
+  env: Record<string, string>,
+  runs: number,
+  call: (rpc: RawRpc) => Promise<number>,
+): Promise<number> {
+  const rpc = await RawRpc.start(entry, env);
+  try {
+    if (runs === 0) {
+      await rpc.call("ping", {});
+      return await call(rpc);
+    }
+    for (let i = 0; i < 3; i++) await call(rpc);
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) times.push(await call(rpc));
+    return median(times);
+  } finally {
+    await rpc.close();
+  }
+}
+
+/** A detached worktree of `ref` in a temporary directory. */
+async function checkout(ref: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "rustpad-mcp-against-" });
+  const { code, stderr } = await new Deno.Command("git", {
+    args: ["worktree", "add", "--detach", "--force", dir, ref],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) {
+    await Deno.remove(dir, { recursive: true });
+    throw new Error(
+      `Cannot check out ${JSON.stringify(ref)} as git worktree add failed: ${
+        new TextDecoder().decode(stderr).trim()
+      }`,
+    );
+  }
+  return dir;
+}
+
+async function removeCheckout(dir: string): Promise<void> {
+  await new Deno.Command("git", {
+    args: ["worktree", "remove", "--force", dir],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+}
+
+if (import.meta.main) {
+  const { positionals, values } = parseArgs({
+    args: Deno.args,
+    options: { pairs: { type: "string", default: "6" } },
+    allowPositionals: true,
+  });
+  const ref = positionals[0];
+  const pairs = Number(values.pairs);
+  if (ref === undefined || !Number.isInteger(pairs) || pairs < 1) {
+    console.error(
+      "Usage: deno task bench:against <git-ref> [--pairs N]: times this checkout's server and <git-ref>'s in turn, N pairs a row (default 6)",
+    );
+    Deno.exit(2);
+  }
+  const refDir = await checkout(ref);
+  const pad = await spawnServer([`${ROOT}src/pad_server/pad_server.ts`]);
+  try {
+    const fixture = replayFixture();
+    for (const id of [BUSY, COLD]) {
+      const loader = await RawSocket.open(pad.url, id);
+      await loader.load(fixture.document, fixture.operations);
+      loader.close();
+    }
+    const env = { RUSTPAD_URL: pad.url, RUSTPAD_CONFIRM: "never" };
+    const noPad = { RUSTPAD_URL: "http://127.0.0.1:9" };
+    const started = (entry: string) => ({
+      command: Deno.execPath(),
+      args: ["run", "-A", entry],
+    });
+    let servers = 0;
+    const rows: Compared[] = [
+      {
+        what: "start, no SDK client",
+        time: (entry) => timeRawStart(started(entry), noPad),
+      },
+      {
+        what: "start, 1.x SDK client",
+        time: (entry) => timeStart(started(entry), noPad),
+      },
+      {
+        what: "append_to_document, small pad (300 calls)",
+        time: (entry) => {
+          // A pad of its own for each server.
+          const id = `against-${servers++}`;
+          return timeCalls(
+            entry,
+            env,
+            300,
+            (rpc) =>
+              rpc.timeTool("append_to_document", { id, text: "a line\n" }),
+          );
+        },
+      },
+      {
+        what: "append_to_document, busy pad (300 calls)",
+        time: (entry) =>
+          timeCalls(
+            entry,
+            env,
+            300,
+            (rpc) =>
+              rpc.timeTool("append_to_document", {
+                id: BUSY,
+                text: "a line\n",
+              }),
+          ),
+      },
+      {
+        what: "get_document, whole busy pad (40 calls)",
+        time: (entry) =>
+          timeCalls(
+            entry,
+            env,
+            40,
+            (rpc) => rpc.timeTool("get_document", { id: BUSY }),
+          ),
+      },
+      {
+        what: "read_lines, 2,000 lines (40 calls)",
+        time: (entry) =>
+          timeCalls(entry, env, 40, (rpc) =>
+            rpc.timeTool("read_lines", {
+              id: BUSY,
+              start_line: 1,
+              line_count: 2000,
+            })),
+      },
+      {
+        what: "search_document, literal (40 calls)",
+        time: (entry) =>
+          timeCalls(
+            entry,
+            env,
+            40,
+            (rpc) =>
+              rpc.timeTool("search_document", { id: BUSY, pattern: "needle" }),
+          ),
+      },
+      {
+        what: "first call on the busy pad (cold)",
+        time: (entry) =>
+          timeCalls(
+            entry,
+            env,
+            0,
+            (rpc) => rpc.timeTool("get_document_info", { id: COLD }),
+          ),
+      },
+    ];
+    // One unmeasured start of each, which fills the compile caches (the
+    // worktree's modules have never been compiled).
+    for (const entry of [`${ROOT}mod.ts`, `${refDir}/mod.ts`]) {
+      await timeRawStart(started(entry), noPad);
+    }
+    const slower: string[] = [];
+    console.log(`ours (${ROOT}) against ${ref}, ${pairs} pairs a row:`);
+    for (const row of rows) {
+      const { what } = row;
+      const { ours, ref: theirs, ratio } = await compare(
+        row,
+        `${refDir}/mod.ts`,
+        pairs,
+      );
+      const verdict = pairedVerdict(ratio);
+      if (verdict === "slower") slower.push(what);
+      console.log(
+        `${what.padEnd(44)} ${ours.toFixed(2).padStart(8)} ms  / ${
+          theirs.toFixed(2).padStart(8)
+        } ms  =  ${ratio.toFixed(2)}x  ${verdict}`,
+      );
+    }
+    console.log(
+      `Slower than ${ref} (paired ratio over ${1 + PAIRED_NOISE}x): ${
+        slower.length === 0 ? "none" : slower.join("; ")
+      }.`,
+    );
+    Deno.exitCode = slower.length === 0 ? 0 : 1;
+  } finally {
+    pad.child.kill();
+    await pad.child.status;
+    await removeCheckout(refDir);
+  }
+}
