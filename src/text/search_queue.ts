@@ -1,22 +1,35 @@
 /**
- * Searches run one at a time, each in a task of its own, so the event loop
- * answers other calls between two of them. A search is synchronous (RE2 in
- * this process, at most about a second by its work bound); a hundred
- * started at once would otherwise run back to back in one turn of the
- * event loop, and every other call would wait for all of them.
+ * Searches run one at a time, so the event loop answers other calls
+ * between them. A search is synchronous (RE2 in this process, at most about
+ * a second by its work bound); a hundred started at once would otherwise
+ * run back to back in one turn of the event loop, and every other call
+ * would wait for all of them.
+ *
+ * Only a timer makes Deno poll I/O between two pieces of work (a message
+ * port's task or an async op's completion can run many times before a
+ * waiting read is seen), and a timer of 0 ms waits about 2 ms. So a search
+ * queued behind another waits for a timer, and a search asked for while
+ * none runs or waits runs at once, unless searches have lately been
+ * running nearly back to back (more than {@linkcode BACK_TO_BACK_MS} of
+ * search time not yet paid back by as much time without one): a client
+ * that searches, reads the answer and searches again does not pay 2 ms a
+ * search.
  *
  * @module
  */
 
-/** How long since the last search one may run without yielding first. */
-const QUIET_MS = 10;
+/**
+ * How much search time may run without a timer between, counting each
+ * search's time and subtracting the time between searches.
+ */
+const BACK_TO_BACK_MS = 10;
 
 /** The most searches that may wait their turn in one queue. */
 export const MAX_WAITING_SEARCHES = 100;
 
 /**
- * A queue of synchronous searches, run in order with a turn of the event
- * loop before each.
+ * A queue of synchronous searches, run in order, with a turn of the event
+ * loop before each one that waited for another.
  *
  * @example
  * ```ts
@@ -34,8 +47,9 @@ export class SearchQueue {
   readonly maxWaiting: number;
   #waiting: (() => void)[] = [];
   #running = false;
-  /** When the last search ended, by `performance.now()`. */
-  #lastEnd = -Infinity;
+  /** Search time not yet paid back by time without one, in ms, at `#busyAt`. */
+  #busy = 0;
+  #busyAt = 0;
 
   /**
    * Make an empty queue.
@@ -52,7 +66,9 @@ export class SearchQueue {
   }
 
   /**
-   * Run `search` after those already queued, in a task of its own.
+   * Run `search` after those already queued: after a timer if it waits
+   * for another or searches have run nearly back to back, else at once in
+   * a microtask.
    *
    * @param search The synchronous search.
    * @returns Its result, or its error.
@@ -75,28 +91,37 @@ export class SearchQueue {
         reject(error);
       }
     });
-    this.#next();
+    this.#next(false);
     return promise;
   }
 
-  #next(): void {
+  /** Start the next search, if none runs; `afterSearch` when one just ended. */
+  #next(afterSearch: boolean): void {
     if (this.#running) return;
     const search = this.#waiting.shift();
     if (search === undefined) return;
     this.#running = true;
     const run = () => {
+      const start = performance.now();
+      const owed = this.#owed(start);
       try {
         search();
       } finally {
         this.#running = false;
-        this.#lastEnd = performance.now();
-        this.#next();
+        this.#busyAt = performance.now();
+        this.#busy = owed + (this.#busyAt - start);
+        this.#next(true);
       }
     };
-    // After a quiet spell a search runs at once (a timer costs about 2 ms);
-    // one right behind another waits for a timer, not a microtask, so I/O
-    // is polled between them.
-    if (performance.now() - this.#lastEnd > QUIET_MS) queueMicrotask(run);
-    else setTimeout(run, 0);
+    if (afterSearch || this.#owed(performance.now()) > BACK_TO_BACK_MS) {
+      setTimeout(run, 0);
+    } else {
+      queueMicrotask(run);
+    }
+  }
+
+  /** Search time not yet paid back at `now`. */
+  #owed(now: number): number {
+    return Math.max(0, this.#busy - (now - this.#busyAt));
   }
 }
