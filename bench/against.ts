@@ -16,7 +16,8 @@
  * PAIRED_NOISE}: paired in one run, fresh servers vary by less than a tenth
  * (see docs/benchmarks.md), against a quarter between runs.
  *
- * Exits 1 when a row is slower, listing them.
+ * Exits 1 when a row is slower or could not be compared (an older commit
+ * may lack a tool or an argument), listing them.
  *
  * @module
  */
@@ -146,7 +147,10 @@ if (import.meta.main) {
     );
     Deno.exit(2);
   }
-  const refDir = await checkout(ref);
+  const refDir = await checkout(ref).catch((error: Error) => {
+    console.error(error.message);
+    Deno.exit(2);
+  });
   const pad = await spawnServer([`${ROOT}src/pad_server/pad_server.ts`]);
   try {
     const fixture = replayFixture();
@@ -247,14 +251,22 @@ if (import.meta.main) {
       await timeRawStart(started(entry), noPad);
     }
     const slower: string[] = [];
+    const failed: string[] = [];
     console.log(`ours (${ROOT}) against ${ref}, ${pairs} pairs a row:`);
     for (const row of rows) {
       const { what } = row;
-      const { ours, ref: theirs, ratio } = await compare(
-        row,
-        `${refDir}/mod.ts`,
-        pairs,
-      );
+      let compared;
+      try {
+        compared = await compare(row, `${refDir}/mod.ts`, pairs);
+      } catch (error) {
+        // An older commit may lack a tool or an argument: say so, go on.
+        failed.push(what);
+        console.log(
+          `${what.padEnd(44)} not compared: ${(error as Error).message}`,
+        );
+        continue;
+      }
+      const { ours, ref: theirs, ratio } = compared;
       const verdict = pairedVerdict(ratio);
       if (verdict === "slower") slower.push(what);
       console.log(
@@ -266,9 +278,9 @@ if (import.meta.main) {
     console.log(
       `Slower than ${ref} (paired ratio over ${1 + PAIRED_NOISE}x): ${
         slower.length === 0 ? "none" : slower.join("; ")
-      }.`,
+      }${failed.length === 0 ? "" : `; not compared: ${failed.join("; ")}`}.`,
     );
-    Deno.exitCode = slower.length === 0 ? 0 : 1;
+    Deno.exitCode = slower.length + failed.length === 0 ? 0 : 1;
   } finally {
     pad.child.kill();
     await pad.child.status;
