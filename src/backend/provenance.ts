@@ -7,7 +7,7 @@
  * @module
  */
 
-import { advanceCodePoints } from "../ot/code_points.ts";
+import { isHighSurrogate, isLowSurrogate } from "../ot/code_points.ts";
 import type { UserId } from "../rustpad/protocol.ts";
 import type { PadSession } from "../rustpad/session.ts";
 import { LineIndex } from "../text/lines.ts";
@@ -135,7 +135,7 @@ export function provenance(
   // Runs come in text order: the line of each run's start only moves on.
   let line = 1;
   for (const run of index.runs()) {
-    const end = advanceCodePoints(text, at, run.length);
+    const end = stepCodePoints(text, at, run.length);
     if (run.revision > since) {
       open ??= { from: at, to: at, writers: new Map() };
       open.to = end;
@@ -168,6 +168,25 @@ export function provenance(
     lines: groupLines(latest, startLine),
     lineCount: lineIndex.count,
   };
+}
+
+/**
+ * The UTF-16 offset `count` code points on from `from`, unit by unit.
+ * `advanceCodePoints` searches for surrogate pairs with a regex, which
+ * pays on a long advance in code not yet compiled; a walk over every run
+ * of a pad is compiled after its first call, and there, on the busy
+ * benchmark pad (a pair every 13 units, runs of about 20 code points), it
+ * took 0.80 ms against 0.36 ms unit by unit.
+ */
+function stepCodePoints(text: string, from: number, count: number): number {
+  let index = from;
+  for (let n = 0; n < count && index < text.length; n++) {
+    index += isHighSurrogate(text.charCodeAt(index)) &&
+        isLowSurrogate(text.charCodeAt(index + 1))
+      ? 2
+      : 1;
+  }
+  return index;
 }
 
 /** Consecutive lines with one writer, as ranges. */
