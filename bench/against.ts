@@ -31,7 +31,7 @@ import { median, spawnServer } from "./_speed_tools.ts";
 import { timeRawStart, timeStart } from "./_start_row.ts";
 import { EDIT_COUNT, replayFixture } from "./replay.ts";
 
-/** How far over 1 the paired ratio of a row may be before it is slower. */
+/** How far past 1 a row's two ratios may both be before it is slower (or faster). */
 export const PAIRED_NOISE = 0.15;
 const ROOT = new URL("../", import.meta.url).pathname;
 const BUSY = "bench-busy";
