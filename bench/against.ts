@@ -42,7 +42,7 @@ const CHANGES = "bench-changes";
 /** One row: how to time a server at `entry` once (a fresh process). */
 interface Compared {
   what: string;
-  time: (entry: string, pair: number) => Promise<number>;
+  time: (entry: string) => Promise<number>;
 }
 
 /**
@@ -72,17 +72,24 @@ async function compare(
   refEntry: string,
   pairs: number,
 ): Promise<{ ours: number; ref: number; ratio: number }> {
-  const ourEntry = `${ROOT}mod.ts`;
   const ours: number[] = [];
   const ref: number[] = [];
-  for (let pair = 0; pair < pairs; pair++) {
-    if (pair % 2 === 0) {
-      ours.push(await row.time(ourEntry, pair));
-      ref.push(await row.time(refEntry, pair));
-    } else {
-      ref.push(await row.time(refEntry, pair));
-      ours.push(await row.time(ourEntry, pair));
+  // A failure says whose server failed: an older commit may lack a tool.
+  const time = async (entry: string, into: number[], whose: string) => {
+    try {
+      into.push(await row.time(entry));
+    } catch (error) {
+      throw new Error(`${whose} failed: ${(error as Error).message}`);
     }
+  };
+  const timeOurs = () => time(`${ROOT}mod.ts`, ours, "this checkout");
+  const timeRef = () => time(refEntry, ref, "the other commit");
+  for (let pair = 0; pair < pairs; pair++) {
+    const [first, second] = pair % 2 === 0
+      ? [timeOurs, timeRef]
+      : [timeRef, timeOurs];
+    await first();
+    await second();
   }
   return {
     ours: median(ours),
@@ -292,7 +299,7 @@ if (import.meta.main) {
       try {
         compared = await compare(row, `${refDir}/mod.ts`, pairs);
       } catch (error) {
-        // An older commit may lack a tool or an argument: say so, go on.
+        // Say which server failed, and go on with the other rows.
         failed.push(what);
         console.log(
           `${what.padEnd(48)} not compared: ${(error as Error).message}`,
