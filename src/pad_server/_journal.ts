@@ -7,7 +7,9 @@
 // frames unsent (no one heard of those operations), and it leaves memory,
 // so the next socket reads back what is stored. A pad whose log passed
 // `maxLog` operations starts over at revision 1, its text as one insert,
-// and its sockets are hung up so clients see the restart.
+// and its sockets are hung up so clients see the restart. A new connection
+// to a stored pad is committed too, with the pad's next user id, before its
+// `Identity` goes out; if that alone fails, the pad goes on.
 
 import type { Gate } from "./_gate.ts";
 import type { Room } from "./_room.ts";
@@ -34,6 +36,8 @@ export class Journal {
   readonly #host: JournalHost;
   readonly #maxLog: number;
   readonly #pending = new Map<Room, LoggedOperation[]>();
+  /** Pending pads that applied something: an operation or a language. */
+  readonly #applied = new Set<Room>();
   /** Pads whose last write failed, and why. */
   readonly #unstored = new Map<string, string>();
   #scheduled = false;
@@ -52,6 +56,19 @@ export class Journal {
 
   /** `room` applied `operation`, or changed its language: store it. */
   record(room: Room, operation?: LoggedOperation): void {
+    this.#applied.add(room);
+    this.#pend(room, operation);
+  }
+
+  /**
+   * A connection to `room` took its next user id: store that, so that no
+   * id of a stored pad's history is handed out again after a SIGKILL.
+   */
+  joined(room: Room): void {
+    this.#pend(room);
+  }
+
+  #pend(room: Room, operation?: LoggedOperation): void {
     let operations = this.#pending.get(room);
     if (operations === undefined) {
       operations = [];
@@ -68,7 +85,9 @@ export class Journal {
   flush(): void {
     this.#scheduled = false;
     const rooms = [...this.#pending];
+    const applied = new Set(this.#applied);
     this.#pending.clear();
+    this.#applied.clear();
     const writes: PadWrite[] = rooms.map(([room, operations]) => ({
       padId: room.id,
       from: room.storedRevision,
@@ -86,6 +105,13 @@ export class Journal {
         room.storedRevision += operations.length;
         this.#unstored.delete(room.id);
         stored.push(room);
+        continue;
+      }
+      if (!applied.has(room)) {
+        // Only joins: nothing to drop, and the next write stores the id.
+        this.#host.log(
+          `rustpad-mcp: pad server: ${reason}; a new connection's user id was not stored yet`,
+        );
         continue;
       }
       this.#unstored.delete(room.id);

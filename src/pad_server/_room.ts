@@ -32,6 +32,8 @@ export interface RoomContext {
    * before anyone hears of it.
    */
   record(room: Room, operation?: LoggedOperation): void;
+  /** A connection to a stored pad took its next user id: store it too. */
+  joined(room: Room): void;
 }
 
 /** What one user's connection sent that the server handled. */
@@ -102,6 +104,9 @@ export class Room {
       (connection) => this.#context.wake(connection),
     );
     this.counts.set(connection.userId, { metadata: 0, edits: 0 });
+    // A stored pad's history outlives a restart, so its user ids must too:
+    // an id handed out again would name another connection's edits.
+    if (this.storedRevision > 0) this.#context.joined(this);
     connection.outbox.send(encodeMessage({ Identity: connection.userId }));
     if (faults.connectCuts.take(this.id) !== undefined) {
       this.hangUp(connection);

@@ -21,6 +21,7 @@ import { isPadStore } from "./pad_store.ts";
 export interface HubStore {
   readonly gate: Gate;
   readonly record: RoomContext["record"];
+  readonly joined: RoomContext["joined"];
 }
 
 /** Sockets, pads and timers of one pad server. */
@@ -73,6 +74,7 @@ export class SocketHub {
         random: this.#random,
         gate: this.#store.gate,
         record: this.#store.record,
+        joined: this.#store.joined,
         wake: (connection) => this.#scheduler.wake(connection),
         track: (connection, on) =>
           on

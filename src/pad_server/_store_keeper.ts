@@ -53,6 +53,11 @@ export class StoreKeeper {
     this.#journal?.record(room, operation);
   }
 
+  /** A connection to `room` took its next user id. */
+  joined(room: Room): void {
+    this.#journal?.joined(room);
+  }
+
   /**
    * Snapshot every `interval` ms (a snapshot storage; 0: never), and look
    * for pads idle `maxIdleMs` every `cleanupMs`, letting them go.

@@ -144,6 +144,7 @@ export class PadServer extends FaultInjector implements AsyncDisposable {
     this.#hub = new SocketHub(state.rooms, state.faults, options, {
       gate: keeper.gate,
       record: (room, operation) => keeper.record(room, operation),
+      joined: (room) => keeper.joined(room),
     });
     this.#listener = padListener(
       options,

@@ -75,6 +75,23 @@ export function editMark(
     : { lineage, operation };
 }
 
+/** The outcome of an edit `session` sent and the server acknowledged. */
+export function acknowledged(
+  session: PadSession,
+  ack: Acknowledgement,
+): EditOutcome {
+  return {
+    revision: ack.revision,
+    // Read only when asked: joining a long pad's text costs.
+    get text(): string {
+      return ack.text;
+    },
+    length: session.length,
+    recovered: false,
+    mark: editMark(session, ack.revision - 1),
+  };
+}
+
 /** The outcome of an edit found landed on `session`, a new connection. */
 export function recovered(session: PadSession): EditOutcome {
   const { revision, length } = session;
@@ -86,38 +103,4 @@ export function recovered(session: PadSession): EditOutcome {
     length,
     recovered: true,
   };
-}
-
-/** A pool's session on one pad. */
-export interface Entry {
-  session: Promise<PadSession>;
-  /** The session once open; `undefined` while connecting or after failing. */
-  ready?: PadSession;
-  failed?: boolean;
-  idleTimer?: ReturnType<typeof setTimeout> | undefined;
-  /** When it was last used, by the slots' stamps. */
-  usedAt: number;
-  /** When it was last used, by `performance.now()`. */
-  lastUsed?: number;
-}
-
-/**
- * Call `onIdle` once `entry` has gone unused for `idleMs`, by one timer
- * checked when it fires (re-armed while it was used meanwhile), which does
- * not keep the process alive.
- */
-export function armIdle(
-  entry: Entry,
-  idleMs: number,
-  onIdle: () => Promise<void>,
-): void {
-  const wait = Math.max(0, (entry.lastUsed ?? 0) + idleMs - performance.now());
-  entry.idleTimer = setTimeout(() => {
-    entry.idleTimer = undefined;
-    if (performance.now() - (entry.lastUsed ?? 0) < idleMs) {
-      return armIdle(entry, idleMs, onIdle);
-    }
-    void onIdle();
-  }, wait);
-  Deno.unrefTimer(entry.idleTimer as unknown as number);
 }

@@ -42,18 +42,9 @@ export function settleOptions(
   };
 }
 
-/**
- * Resolve if the edit that `error` describes landed; otherwise throw an
- * {@linkcode EditNotAcknowledgedError} that says it did not (safe to retry)
- * or, only when the server did not let us find out, that it is unknown.
- */
-export async function settleLostEdit(
-  fresh: PadSession,
-  error: EditNotAcknowledgedError,
-  options: SettleOptions,
-): Promise<void> {
-  if (await decideLostEdit(fresh, error, options) === "landed") return;
-  throw new EditNotAcknowledgedError(
+/** The error for a lost edit that did not land: safe to retry. */
+function notLanded(error: EditNotAcknowledgedError): EditNotAcknowledgedError {
+  return new EditNotAcknowledgedError(
     error.kind,
     `${
       error.cause instanceof Error ? error.cause.message : error.message
@@ -158,6 +149,9 @@ async function departed(
   userId: UserId,
   options: SettleOptions,
 ): Promise<boolean> {
+  // A server that gave the lost id to this connection has forgotten the
+  // old one: it restarted (a live server never reuses an id).
+  if (userId === session.userId) return true;
   if (!options.announced) return false;
   if (!session.users.has(userId)) return true;
   const { promise, resolve } = Promise.withResolvers<boolean>();
@@ -179,19 +173,25 @@ async function departed(
 
 /**
  * Reopen the pad (`open`) and settle our own lost edit on the new session:
- * the session if the edit landed; throws if it did not, or says the outcome
- * is unknown when even reopening fails.
+ * `landed` if the edit is in its history; `absent` if it is not and
+ * `resendable(fresh)` says it may be sent again; otherwise throws saying it
+ * did not land (safe to retry), or that the outcome is unknown when even
+ * reopening fails.
  */
 export async function reopenAndSettle(
   open: () => Promise<PadSession>,
   error: EditNotAcknowledgedError,
   options: SettleOptions,
-): Promise<PadSession> {
+  resendable: (fresh: PadSession) => boolean,
+): Promise<{ fresh: PadSession; landed: boolean }> {
   const fresh = await open().catch((reconnectError) => {
     throw reconnectFailed(error, reconnectError);
   });
-  await settleLostEdit(fresh, error, options);
-  return fresh;
+  if (await decideLostEdit(fresh, error, options) === "landed") {
+    return { fresh, landed: true };
+  }
+  if (resendable(fresh)) return { fresh, landed: false };
+  throw notLanded(error);
 }
 
 /**

@@ -16,15 +16,14 @@
 import type { TextOperation } from "../ot/operation.ts";
 import type { UserId } from "./protocol.ts";
 import { Adoptions, type AdoptListener } from "./_adoption.ts";
-import { PadSession } from "./session.ts";
+import type { PadSession } from "./session.ts";
 import {
-  armIdle,
-  editMark,
+  acknowledged,
   type EditOutcome,
-  type Entry,
   recovered,
   type SessionPoolOptions,
 } from "./_pool_types.ts";
+import { armIdle, type Entry, openEntry } from "./_pool_entry.ts";
 import { EditNotAcknowledgedError } from "./session_error.ts";
 import {
   DEFAULT_MAX_OPEN_PADS,
@@ -33,7 +32,6 @@ import {
 } from "./pad_slots.ts";
 import { PadLineages, type PadRestart } from "./_lineage.ts";
 import { reopenAndSettle, settleForeign, settleOptions } from "./_recovery.ts";
-import { openPatiently } from "./_patient_open.ts";
 
 export { DEFAULT_MAX_OPEN_PADS } from "./pad_slots.ts";
 
@@ -160,18 +158,8 @@ export class SessionPool {
     // The new session connects once the socket closed for it is closed,
     // so never more are open than the budget.
     const room = this.#slots.makeRoom(padId, this.#holder);
-    const { timeoutMs, user, agentSecret, upstreamBack } = this.#options;
-    const open = () =>
-      openPatiently(() =>
-        PadSession.open(this.#baseUrl, padId, {
-          ...timeoutMs !== undefined && { timeoutMs },
-          ...user !== undefined && { user },
-          ...agentSecret !== undefined && { agentSecret },
-        }), upstreamBack);
-    const entry: Entry = {
-      session: room?.then(open, open) ?? open(),
-      usedAt: this.#slots.stamp(),
-    };
+    const stamp = this.#slots.stamp();
+    const entry = openEntry(this.#baseUrl, padId, this.#options, room, stamp);
     this.#entries.set(padId, entry);
     entry.session.then((session) => {
       entry.ready = session;
@@ -263,7 +251,8 @@ export class SessionPool {
    * server closes the connection before the acknowledgement, a new
    * connection reads the history to learn whether the edit landed: if it
    * did, this resolves as usual (with `recovered: true`); if not, it rejects
-   * saying nothing changed.
+   * saying nothing changed, except that an edit whose server had gone
+   * altogether is sent once more to the server started again.
    *
    * @param padId The pad id.
    * @param build Makes the operation from the ready session, synchronously,
@@ -279,42 +268,51 @@ export class SessionPool {
     // Held until the outcome is known, through any recovery.
     const release = this.retain(padId);
     try {
-      const session = await this.get(padId);
-      const operation = build(session);
-      try {
-        const ack = await session.submit(operation);
-        this.noteShown(padId, ack.revision);
-        return {
-          revision: ack.revision,
-          // Read only when asked: joining a long pad's text costs.
-          get text(): string {
-            return ack.text;
-          },
-          length: session.length,
-          recovered: false,
-          mark: editMark(session, ack.revision - 1),
-        };
-      } catch (error) {
-        if (error instanceof EditNotAcknowledgedError && error.sent) {
+      for (let sends = 1;; sends++) {
+        const session = await this.get(padId);
+        const operation = build(session);
+        try {
+          const ack = await session.submit(operation);
+          this.noteShown(padId, ack.revision);
+          return acknowledged(session, ack);
+        } catch (error) {
+          if (!(error instanceof EditNotAcknowledgedError && error.sent)) {
+            throw error;
+          }
           const lineage = session.lineageAt(error.revision);
-          return await this.#recover(padId, error, lineage);
+          const outcome = await this.#recover(padId, error, lineage, sends);
+          if (outcome) return outcome;
         }
-        throw error;
       }
     } finally {
       release();
     }
   }
 
-  /** A new connection decides whether the lost edit landed. */
+  /**
+   * A new connection decides whether the lost edit landed: its outcome if
+   * so; `undefined` to send it once more if not and the whole server had
+   * gone (the connection closed, and reopening waited for the server to
+   * come back) rather than hung up on the edit.
+   */
   async #recover(
     padId: string,
     error: EditNotAcknowledgedError,
     lineage: string | undefined,
-  ): Promise<EditOutcome> {
-    const open = () => this.get(padId);
+    sends: number,
+  ): Promise<EditOutcome | undefined> {
     const settling = { ...settleOptions(this.#options), lineage };
-    const fresh = await reopenAndSettle(open, error, settling);
+    const { fresh, landed } = await reopenAndSettle(
+      () => this.get(padId),
+      error,
+      settling,
+      (fresh) => {
+        const entry = this.#entries.get(padId);
+        return sends === 1 && error.kind === "closed" &&
+          entry?.ready === fresh && entry.waited === true;
+      },
+    );
+    if (!landed) return undefined;
     this.#adoptions.adopt(padId, fresh, error.userId, error.revision);
     this.noteShown(padId, fresh.revision);
     return recovered(fresh);

@@ -206,6 +206,26 @@ Deno.test("a call made just after its pad server was killed waits while the agen
   assert.equal(await text(agent.url, "kept"), "before after");
 });
 
+Deno.test("a call that reaches the agent together with the news that its pad server was killed lands on the pad server started again", async () => {
+  await using home = await scratchHome();
+  await using agent = await embedded(["--embedded"], home.env);
+  await agent.call("append_to_document", { id: "kept", text: "before " });
+  // Stopped, the agent reads the call and its socket's end in one go, so
+  // the call may find the pad's old connection still open and send on it.
+  Deno.kill(agent.pid, "SIGSTOP");
+  let result;
+  try {
+    await killUntilRefused(home, agent.url);
+    result = agent.call("append_to_document", { id: "kept", text: "after" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  } finally {
+    Deno.kill(agent.pid, "SIGCONT");
+  }
+  const answer = await result;
+  assert.equal(answer?.isError, undefined, JSON.stringify(answer));
+  assert.equal(await text(agent.url, "kept"), "before after");
+});
+
 Deno.test("get_stats asked just after its pad server was killed waits while the agent starts it again, and answers", async () => {
   await using home = await scratchHome();
   await using agent = await embedded(["--embedded"], home.env);

@@ -73,6 +73,34 @@ Deno.test("a pad server killed with SIGKILL while four people type loses no ackn
   }
 });
 
+Deno.test("a pad server killed with SIGKILL hands out no user id of a stored pad again, even the ids of connections that never edited", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/pads.sqlite`;
+  const identity = async (client: TestClient) =>
+    JSON.parse((await client.next(1))[0]!).Identity as number;
+  try {
+    const server = await startChild(path);
+    const writer = new TestClient(server.url, "ids");
+    assert.equal(await identity(writer), 0);
+    writer.send(JSON.stringify({ Edit: { revision: 0, operation: ["a"] } }));
+    await writer.next(1); // its own edit, acknowledged: the pad is stored
+    const watchers = [1, 2].map(() => new TestClient(server.url, "ids"));
+    const ids = await Promise.all(watchers.map(identity));
+    assert.deepEqual(ids.sort(), [1, 2]);
+    server.child.kill("SIGKILL");
+    await server.child.status;
+    await Promise.all([writer, ...watchers].map((client) => client.closed));
+    const again = await startChild(path);
+    const next = new TestClient(again.url, "ids");
+    assert.equal(await identity(next), 3);
+    await next.close();
+    again.child.kill("SIGTERM");
+    assert.equal((await again.child.status).code, 0, await again.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a pads file with a garbled page is refused at start with one line naming it and what to do", async () => {
   const dir = await Deno.makeTempDir();
   const path = `${dir}/pads.sqlite`;

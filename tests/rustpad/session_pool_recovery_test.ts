@@ -9,7 +9,11 @@ import {
   SessionPool,
   TextOperation,
 } from "../../src/mod.ts";
-import { type PadServer, startPadServer } from "../../src/testing/mod.ts";
+import {
+  type PadServer,
+  SqlitePadDatabase,
+  startPadServer,
+} from "../../src/testing/mod.ts";
 
 const AGENT = { name: "agent", hue: 1 };
 const append = (text: string) => (session: { length: number }) =>
@@ -172,4 +176,84 @@ Deno.test("`SessionPool.edit()` answers applied at once when the history already
   server.delayNextDeparture({ pad: "held", ms: 5_000 });
   const result = await pool.edit("held", append("y"));
   assert.deepEqual([result.recovered, result.text], [true, "xy"]);
+});
+
+/**
+ * Pad `pad` with `text` (none: never stored) on a pad server kept in a
+ * file, and a pool whose
+ * `upstreamBack` starts the server again on the same port and file (as an
+ * embedded agent does) the first time a connection is refused.
+ */
+async function restartablePad(pad: string, text?: string) {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/pads.sqlite`;
+  const databases = [new SqlitePadDatabase(path)];
+  if (text !== undefined) databases[0]!.set(pad, { text, language: null });
+  const servers = [await startPadServer({ database: databases[0]! })];
+  const { port } = servers[0]!;
+  let backs = 0;
+  const pool = new SessionPool(servers[0]!.url, {
+    user: AGENT,
+    timeoutMs: 2_000,
+    upstreamBack: async () => {
+      if (++backs === 1) {
+        // The file is the first server's until it closed.
+        await servers[0]!.close();
+        databases[0]!.close();
+        databases.push(new SqlitePadDatabase(path));
+        servers.push(
+          await startPadServer({ database: databases[1]!, port }),
+        );
+      }
+      return true;
+    },
+  });
+  await pool.get(pad);
+  return {
+    pool,
+    first: servers[0]!,
+    latest: () => servers.at(-1)!,
+    backs: () => backs,
+    async [Symbol.asyncDispose]() {
+      await pool.close();
+      for (const server of servers) await server.close();
+      for (const database of databases) database.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+Deno.test("`SessionPool.edit()` sends an edit once more, and lands it, when its server went away before reading it and reopening waited for the server to start again", async () => {
+  await using pad = await restartablePad("gone", "x");
+  pad.first.stallNextEdit({ pad: "gone" });
+  const outcome = pad.pool.edit("gone", append("y"));
+  outcome.catch(() => {/* Awaited below. */});
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await pad.first.close();
+  const result = await outcome;
+  assert.equal(result.recovered, false);
+  assert.equal(result.text, "xy");
+  assert.equal(pad.latest().text("gone"), "xy");
+  assert.equal(pad.backs(), 1);
+});
+
+Deno.test("`SessionPool.edit()` says not applied, and sends nothing again, when a server that stayed up hung up on the edit, even with a way to wait for it", async () => {
+  await using pad = await restartablePad("cut", "x");
+  pad.first.dropNextEdit({ pad: "cut", when: "before-apply" });
+  const error = await failureOf(pad.pool.edit("cut", append("y")));
+  assert.match(error.message, /did not land .* it is safe to try again/);
+  assert.equal(pad.first.text("cut"), "x");
+  assert.equal(pad.backs(), 0);
+});
+
+Deno.test("`SessionPool.edit()` lands an edit sent once more to a pad never stored, whose restarted server gave the lost connection's user id to the new one", async () => {
+  await using pad = await restartablePad("blank");
+  pad.first.stallNextEdit({ pad: "blank" });
+  const outcome = pad.pool.edit("blank", append("y"));
+  outcome.catch(() => {/* Awaited below. */});
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await pad.first.close();
+  const result = await outcome;
+  assert.equal(result.text, "y");
+  assert.equal(pad.latest().text("blank"), "y");
 });
