@@ -55,6 +55,7 @@ export function openEntry(
   usedAt: number,
 ): Entry {
   const { timeoutMs, user, agentSecret, upstreamBack } = options;
+  // Called only after a refusal, so `entry` exists by then.
   const back = upstreamBack && (() => {
     entry.waited = true;
     return upstreamBack();
