@@ -32,7 +32,8 @@ import {
   writeOutputShape,
   writeStatus,
 } from "./_write.ts";
-import type { ToolDefinition } from "./tool.ts";
+import type { ToolContext, ToolDefinition } from "./tool.ts";
+import { SessionError } from "../rustpad/session_error.ts";
 import { languageSchema, menuLanguage } from "./_languages.ts";
 import { suggestSchema } from "./_suggest.ts";
 import { MAX_PAD_ID_LENGTH } from "../rustpad/pad_id.ts";
@@ -97,6 +98,30 @@ async function append(
   });
   const { revision, length, recovered, diff } = written;
   return { revision, length, recovered, diff, newLineAdded };
+}
+
+/**
+ * Set pad `padId`'s language on `session`; if that connection closed before
+ * the echo (its pad server went away), once more on the pool's new one:
+ * setting a language twice changes nothing. The session that set it.
+ */
+async function setLanguage(
+  context: ToolContext,
+  padId: string,
+  session: PadSession,
+  language: string,
+): Promise<PadSession> {
+  try {
+    await session.setLanguage(language);
+    return session;
+  } catch (error) {
+    if (!(error instanceof SessionError) || error.kind !== "closed") {
+      throw error;
+    }
+    const fresh = await context.sessions.get(padId);
+    await fresh.setLanguage(language);
+    return fresh;
+  }
 }
 
 /** Ask first under RUSTPAD_CONFIRM=always; these tools destroy nothing. */
@@ -178,11 +203,11 @@ export const createDocumentTool: ToolDefinition = defineWriteTool({
     let diff: Diff = { diff: "", truncated: false };
     if (text !== "") ({ diff } = await append(gate, id, text));
     // The edit may have reconnected: ask the pool for the live session.
-    const latest = await context.sessions.get(id);
+    let latest = await context.sessions.get(id);
     if (language !== undefined) {
       // Held as a suggestion (it throws) when the call suggests.
       await gate.holdLanguage(id, language);
-      await latest.setLanguage(language);
+      latest = await setLanguage(context, id, latest, language);
     }
     const url = padUrl(context, id);
     return appliedResult(
@@ -313,7 +338,7 @@ export const setLanguageTool: ToolDefinition = defineWriteTool({
     if (outcome.status !== "confirmed") return notConfirmed(id, outcome);
     await gate.holdLanguage(id, language);
     const previous = session.language;
-    await session.setLanguage(language);
+    await setLanguage(context, id, session, language);
     return result(
       { status: "applied", id, language, previous_language: previous },
       `Set the language of pad "${id}" to ${language}.`,

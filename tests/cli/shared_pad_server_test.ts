@@ -12,7 +12,9 @@ import {
 import { TestClient } from "../pad_server/_test_client.ts";
 import { RawPerson } from "../_person.ts";
 import { lockHeld, MOD, type ScratchHome, scratchHome } from "./_run.ts";
-import { embedded } from "./_embedded.ts";
+import { type Embedded, embedded } from "./_embedded.ts";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 /** Wait until `condition` holds, for up to `ms` (a process starts slowly). */
 function until(
@@ -206,24 +208,57 @@ Deno.test("a call made just after its pad server was killed waits while the agen
   assert.equal(await text(agent.url, "kept"), "before after");
 });
 
-Deno.test("a call that reaches the agent together with the news that its pad server was killed lands on the pad server started again", async () => {
-  await using home = await scratchHome();
-  await using agent = await embedded(["--embedded"], home.env);
-  await agent.call("append_to_document", { id: "kept", text: "before " });
-  // Stopped, the agent reads the call and its socket's end in one go, so
-  // the call may find the pad's old connection still open and send on it.
+/**
+ * Kill the pad server while the agent is stopped, and send it `name` with
+ * `args` meanwhile: resumed, the agent reads the call and its pad socket's
+ * end in one go, so the call may find the pad's old connection still open
+ * and send on it. The call's result.
+ */
+async function callAsItsServerDies(
+  home: ScratchHome,
+  agent: Embedded,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   Deno.kill(agent.pid, "SIGSTOP");
   let result;
   try {
     await killUntilRefused(home, agent.url);
-    result = agent.call("append_to_document", { id: "kept", text: "after" });
+    result = agent.call(name, args);
     await new Promise((resolve) => setTimeout(resolve, 100));
   } finally {
     Deno.kill(agent.pid, "SIGCONT");
   }
-  const answer = await result;
-  assert.equal(answer?.isError, undefined, JSON.stringify(answer));
+  return await result;
+}
+
+Deno.test("a call that reaches the agent together with the news that its pad server was killed lands on the pad server started again", async () => {
+  await using home = await scratchHome();
+  await using agent = await embedded(["--embedded"], home.env);
+  await agent.call("append_to_document", { id: "kept", text: "before " });
+  const answer = await callAsItsServerDies(home, agent, "append_to_document", {
+    id: "kept",
+    text: "after",
+  });
+  assert.equal(answer.isError, undefined, JSON.stringify(answer));
   assert.equal(await text(agent.url, "kept"), "before after");
+});
+
+Deno.test("set_language that reaches the agent together with the news that its pad server was killed sets it on the pad server started again", async () => {
+  await using home = await scratchHome();
+  await using agent = await embedded(["--embedded"], home.env);
+  await agent.call("append_to_document", { id: "lang", text: "x = 1" });
+  const answer = await callAsItsServerDies(home, agent, "set_language", {
+    id: "lang",
+    language: "python",
+  });
+  assert.equal(answer.isError, undefined, JSON.stringify(answer));
+  const info = await agent.call("get_document_info", { id: "lang" });
+  assert.equal(
+    (info.structuredContent as { language?: string }).language,
+    "python",
+    JSON.stringify(info.structuredContent),
+  );
 });
 
 Deno.test("get_stats asked just after its pad server was killed waits while the agent starts it again, and answers", async () => {
