@@ -3,7 +3,6 @@
 // SDK client, pad-server processes, a raw-socket person).
 
 import assert from "node:assert/strict";
-import { waitFor } from "../_wait.ts";
 import {
   agentSecret,
   SqlitePadDatabase,
@@ -12,37 +11,8 @@ import {
 import { TestClient } from "../pad_server/_test_client.ts";
 import { RawPerson } from "../_person.ts";
 import { lockHeld, MOD, type ScratchHome, scratchHome } from "./_run.ts";
-import { type Embedded, embedded } from "./_embedded.ts";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-
-/** Wait until `condition` holds, for up to `ms` (a process starts slowly). */
-function until(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  ms = 15_000,
-): Promise<void> {
-  return waitFor(condition, what, ms);
-}
-
-/** The default pad server's files in `home`. */
-function files(home: ScratchHome) {
-  const stem = home.padsFile.replace(/\.sqlite$/, "");
-  return {
-    address: `${stem}.server.json`,
-    lock: `${stem}.server.lock`,
-    log: `${stem}.server.log`,
-  };
-}
-
-/** The pid in the pad server's address file. */
-async function serverPid(home: ScratchHome): Promise<number> {
-  return JSON.parse(await Deno.readTextFile(files(home).address)).pid;
-}
-
-async function text(url: string, pad: string): Promise<string> {
-  return await (await fetch(`${url}api/text/${pad}`)).text();
-}
+import { embedded } from "./_embedded.ts";
+import { files, serverPid, text, until } from "./_pad_home.ts";
 
 Deno.test("three --embedded agents started at once share one pad server process on one port: one starts it, two join it, and each one's edit lands in the same pad", async () => {
   await using home = await scratchHome();
@@ -171,106 +141,6 @@ Deno.test("a pad server killed with SIGKILL leaves its lock free and its address
     new RegExp(`pad server process ${restarted} joined`),
   );
   assert.equal(await text(second.url, "after"), "still here");
-});
-
-/**
- * SIGKILL the pad server and wait until its port refuses connections, so
- * the next call finds it gone; its pid.
- */
-async function killUntilRefused(
-  home: ScratchHome,
-  url: string,
-): Promise<number> {
-  const killed = await serverPid(home);
-  Deno.kill(killed, "SIGKILL");
-  await until(
-    () =>
-      fetch(`${url}api/stats`).then((r) => r.body?.cancel()).then(
-        () => false,
-        () => true,
-      ),
-    "the port to refuse",
-  );
-  return killed;
-}
-
-Deno.test("a call made just after its pad server was killed waits while the agent starts it again, and lands", async () => {
-  await using home = await scratchHome();
-  await using agent = await embedded(["--embedded"], home.env);
-  await agent.call("append_to_document", { id: "kept", text: "before " });
-  const killed = await killUntilRefused(home, agent.url);
-  const result = await agent.call("append_to_document", {
-    id: "kept",
-    text: "after",
-  });
-  assert.equal(result.isError, undefined, JSON.stringify(result));
-  assert.notEqual(await serverPid(home), killed);
-  assert.equal(await text(agent.url, "kept"), "before after");
-});
-
-/**
- * Kill the pad server while the agent is stopped, and send it `name` with
- * `args` meanwhile: resumed, the agent reads the call and its pad socket's
- * end in one go, so the call may find the pad's old connection still open
- * and send on it. The call's result.
- */
-async function callAsItsServerDies(
-  home: ScratchHome,
-  agent: Embedded,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<CallToolResult> {
-  Deno.kill(agent.pid, "SIGSTOP");
-  let result;
-  try {
-    await killUntilRefused(home, agent.url);
-    result = agent.call(name, args);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  } finally {
-    Deno.kill(agent.pid, "SIGCONT");
-  }
-  return await result;
-}
-
-Deno.test("a call that reaches the agent together with the news that its pad server was killed lands on the pad server started again", async () => {
-  await using home = await scratchHome();
-  await using agent = await embedded(["--embedded"], home.env);
-  await agent.call("append_to_document", { id: "kept", text: "before " });
-  const answer = await callAsItsServerDies(home, agent, "append_to_document", {
-    id: "kept",
-    text: "after",
-  });
-  assert.equal(answer.isError, undefined, JSON.stringify(answer));
-  assert.equal(await text(agent.url, "kept"), "before after");
-});
-
-Deno.test("set_language that reaches the agent together with the news that its pad server was killed sets it on the pad server started again", async () => {
-  await using home = await scratchHome();
-  await using agent = await embedded(["--embedded"], home.env);
-  await agent.call("append_to_document", { id: "lang", text: "x = 1" });
-  const answer = await callAsItsServerDies(home, agent, "set_language", {
-    id: "lang",
-    language: "python",
-  });
-  assert.equal(answer.isError, undefined, JSON.stringify(answer));
-  const info = await agent.call("get_document_info", { id: "lang" });
-  assert.equal(
-    (info.structuredContent as { language?: string }).language,
-    "python",
-    JSON.stringify(info.structuredContent),
-  );
-});
-
-Deno.test("get_stats asked just after its pad server was killed waits while the agent starts it again, and answers", async () => {
-  await using home = await scratchHome();
-  await using agent = await embedded(["--embedded"], home.env);
-  await agent.call("append_to_document", { id: "counted", text: "one" });
-  const killed = await killUntilRefused(home, agent.url);
-  const result = await agent.call("get_stats", {});
-  assert.equal(result.isError, undefined, JSON.stringify(result));
-  assert.notEqual(await serverPid(home), killed);
-  const stats = result.structuredContent as { start_time: number };
-  assert.equal(typeof stats.start_time, "number", JSON.stringify(stats));
 });
 
 Deno.test("a call made after its pad server was stopped on purpose fails within a second, saying it cannot reach it, instead of waiting for a restart that will not come", async () => {
