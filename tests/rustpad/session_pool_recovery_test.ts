@@ -214,6 +214,15 @@ async function restartablePad(pad: string, text?: string) {
     first: servers[0]!,
     latest: () => servers.at(-1)!,
     backs: () => backs,
+    /** Append `text` to `pad`, its edit never read: the server closes first. */
+    async appendAsServerStops(text: string) {
+      servers[0]!.stallNextEdit({ pad });
+      const outcome = pool.edit(pad, append(text));
+      outcome.catch(() => {/* Awaited by the caller. */});
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await servers[0]!.close();
+      return await outcome;
+    },
     async [Symbol.asyncDispose]() {
       await pool.close();
       for (const server of servers) await server.close();
@@ -225,12 +234,7 @@ async function restartablePad(pad: string, text?: string) {
 
 Deno.test("`SessionPool.edit()` sends an edit once more, and lands it, when its server went away before reading it and reopening waited for the server to start again", async () => {
   await using pad = await restartablePad("gone", "x");
-  pad.first.stallNextEdit({ pad: "gone" });
-  const outcome = pad.pool.edit("gone", append("y"));
-  outcome.catch(() => {/* Awaited below. */});
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  await pad.first.close();
-  const result = await outcome;
+  const result = await pad.appendAsServerStops("y");
   assert.equal(result.recovered, false);
   assert.equal(result.text, "xy");
   assert.equal(pad.latest().text("gone"), "xy");
@@ -248,12 +252,7 @@ Deno.test("`SessionPool.edit()` says not applied, and sends nothing again, when 
 
 Deno.test("`SessionPool.edit()` lands an edit sent once more to a pad never stored, whose restarted server gave the lost connection's user id to the new one", async () => {
   await using pad = await restartablePad("blank");
-  pad.first.stallNextEdit({ pad: "blank" });
-  const outcome = pad.pool.edit("blank", append("y"));
-  outcome.catch(() => {/* Awaited below. */});
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  await pad.first.close();
-  const result = await outcome;
+  const result = await pad.appendAsServerStops("y");
   assert.equal(result.text, "y");
   assert.equal(pad.latest().text("blank"), "y");
 });
