@@ -139,10 +139,13 @@ async function niC(): Promise<Started | string> {
 }
 
 /**
- * The start of `mod.ts` against the bare v2 server (at most 1.3x) and
- * ni-c/rustpad-mcp (faster: at most 1x), `rounds` starts of each in turn,
- * the first of a round moving on every round; medians. Then ours and the
- * bare one again with no SDK client, which shows the client's share.
+ * The start of the package's built entry (`bundle/mod.js`, what
+ * `deno run -A jsr:@rustpad-mcp/server` runs) against the bare v2 server
+ * (at most 1.3x) and ni-c/rustpad-mcp (faster: at most 1x), `rounds` starts
+ * of each in turn with the source (`mod.ts`, what tests and
+ * `deno task start` run), the first of a round moving on every round;
+ * medians. Then ours and the bare one again with no SDK client, which
+ * shows the client's share.
  */
 export async function startRows(
   env: Record<string, string>,
@@ -154,8 +157,9 @@ export async function startRows(
   });
   const node = await niC();
   const servers = [
-    deno("mod.ts"),
+    deno("bundle/mod.js"),
     deno("bench/_bare_stdio_server.ts"),
+    deno("mod.ts"),
     ...(typeof node === "string" ? [] : [node]),
   ];
   // One unmeasured start of each, which fills the compile caches.
@@ -167,7 +171,7 @@ export async function startRows(
       times[index]!.push(await timeStart(servers[index]!, env));
     }
   }
-  const [ours, bare, theirs] = times.map(median);
+  const [ours, bare, source, theirs] = times.map(median);
   // The same two starts, in turn, with no SDK client.
   const raw: [number[], number[]] = [[], []];
   for (let round = 0; round < rounds; round++) {
@@ -204,11 +208,14 @@ export async function startRows(
   const spread = (values: number[]) =>
     `${Math.min(...values).toFixed(0)} to ${Math.max(...values).toFixed(0)}`;
   const note = [
-    `start over ${rounds} rounds: ours ${spread(times[0]!)} ms`,
+    `start over ${rounds} rounds: ours (bundle/mod.js) ${spread(times[0]!)} ms`,
     `bare v2 server ${spread(times[1]!)} ms`,
+    `from source (mod.ts) ${spread(times[2]!)} ms, median ${
+      source!.toFixed(2)
+    } ms (${(source! / bare!).toFixed(2)}x the bare server)`,
     typeof node === "string"
       ? node
-      : `ni-c/rustpad-mcp ${spread(times[2]!)} ms`,
+      : `ni-c/rustpad-mcp ${spread(times[3]!)} ms`,
     `with no SDK client ours ${spread(raw[0])} ms, bare ${
       spread(raw[1])
     } ms: the 1.x client's own share ${

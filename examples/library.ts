@@ -6,11 +6,15 @@
 //   deno run -A examples/library.ts
 //   RUSTPAD_URL=https://rustpad.io deno run -A examples/library.ts my-pad
 //
-// Outside this repository, import from "jsr:@rustpad-mcp/server" and
-// "jsr:@rustpad-mcp/server/testing" instead of the relative paths.
+// Inside this repository the package imports itself by name (deno.json);
+// outside it, put "jsr:" before each "@rustpad-mcp/server".
 
-import { PadSession, RustpadHttpClient, TextOperation } from "../mod.ts";
-import { startPadServer } from "../src/testing/mod.ts";
+import {
+  PadSession,
+  RustpadHttpClient,
+  TextOperation,
+} from "@rustpad-mcp/server";
+import { startPadServer } from "@rustpad-mcp/server/testing";
 
 const padId = Deno.args[0] ?? "library-example";
 const configured = Deno.env.get("RUSTPAD_URL");

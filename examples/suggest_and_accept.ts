@@ -5,8 +5,8 @@
 //
 //   deno run -A examples/suggest_and_accept.ts
 //
-// Outside this repository, import from "jsr:@rustpad-mcp/server" and
-// "jsr:@rustpad-mcp/server/pad-server" instead of the relative paths.
+// Inside this repository the package imports itself by name (deno.json);
+// outside it, put "jsr:" before each "@rustpad-mcp/server".
 
 import {
   BackendDesk,
@@ -14,8 +14,8 @@ import {
   createServer,
   loadConfig,
   PadSession,
-} from "../mod.ts";
-import { startPadServer } from "../src/pad_server/mod.ts";
+} from "@rustpad-mcp/server";
+import { startPadServer } from "@rustpad-mcp/server/pad-server";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/inMemory"

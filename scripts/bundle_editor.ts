@@ -13,43 +13,19 @@
 // (esbuild names and orders chunks by path), so staleness is judged by a
 // digest of the inputs, recorded in the generated file, not by its bytes.
 
+import {
+  digest,
+  recordedSourcesDigest,
+  runDeno,
+  sourcesDigest,
+} from "./_build_tools.ts";
+
+export { recordedSourcesDigest };
+
 const ROOT = new URL("../", import.meta.url);
 const EDITOR = new URL("src/pad_server/editor/", ROOT);
 /** The generated module. */
 export const OUTPUT: URL = new URL("src/pad_server/_editor_page.ts", ROOT);
-
-/** The first 16 hex digits of the SHA-256 of `text`. */
-export async function digest(text: string): Promise<string> {
-  const bytes = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)),
-  );
-  return Array.from(
-    bytes.slice(0, 8),
-    (byte) => byte.toString(16).padStart(2, "0"),
-  ).join("");
-}
-
-/** Run `deno <command> ...args` in the project; its output, or why it failed. */
-async function runDeno(
-  command: string,
-  args: string[],
-  what: string,
-): Promise<Uint8Array> {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [command, ...args],
-    cwd: ROOT.pathname,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (code !== 0) {
-    throw new Error(
-      `Cannot ${what} as deno ${command} failed: current exit code is ${code}\n${
-        new TextDecoder().decode(stderr)
-      }`,
-    );
-  }
-  return stdout;
-}
 
 /**
  * `deno bundle` of `entry` for the browser, minified, with code splitting
@@ -86,43 +62,16 @@ export async function bundleChunks(
 /**
  * A digest of everything the editor page is built from: each project module
  * the page's graph reaches (by path inside the project, and content), the
- * npm packages it reaches (name and version), page.html, page.css and this
- * script. It does not depend on where the checkout lies.
+ * npm packages it reaches (name and version), page.html, page.css and the
+ * build scripts. It does not depend on where the checkout lies.
  */
 export async function editorSourcesDigest(): Promise<string> {
-  const stdout = await runDeno(
-    "info",
-    ["--json", new URL("page.ts", EDITOR).pathname],
-    "list the editor's sources",
-  );
-  const graph = JSON.parse(new TextDecoder().decode(stdout)) as {
-    modules: { specifier: string }[];
-    npmPackages?: Record<string, unknown>;
-  };
-  const files = new Set([
-    new URL("page.html", EDITOR).href,
-    new URL("page.css", EDITOR).href,
-    import.meta.url,
+  return await sourcesDigest(new URL("page.ts", EDITOR), [
+    new URL("page.html", EDITOR),
+    new URL("page.css", EDITOR),
+    new URL(import.meta.url),
+    new URL("./_build_tools.ts", import.meta.url),
   ]);
-  const packages = new Set(Object.keys(graph.npmPackages ?? {}));
-  for (const { specifier } of graph.modules) {
-    if (specifier.startsWith(ROOT.href)) files.add(specifier);
-    else packages.add(specifier);
-  }
-  const lines = [...packages].sort();
-  for (const file of [...files].sort()) {
-    const text = await Deno.readTextFile(new URL(file));
-    lines.push(`${file.slice(ROOT.href.length)} ${await digest(text)}`);
-  }
-  return await digest(lines.join("\n"));
-}
-
-/** The line of the generated module that records its sources' digest. */
-const SOURCES_LINE = /^\/\/ Sources digest: ([0-9a-f]{16})$/m;
-
-/** The sources digest a generated module records, if it records one. */
-export function recordedSourcesDigest(module: string): string | undefined {
-  return SOURCES_LINE.exec(module)?.[1];
 }
 
 /** The generated module's source, built from the editor's sources now. */

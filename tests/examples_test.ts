@@ -158,16 +158,21 @@ Deno.test("the suggest-and-accept example: an agent's suggestion changes nothing
   );
 });
 
-Deno.test("the examples import only the package's public surface: mod.ts and its pad-server and testing exports", async () => {
+Deno.test("the examples import the package as its users do: its main export (the built entry) and its pad-server and testing exports, by name", async () => {
   for (const name of ["library.ts", "suggest_and_accept.ts"]) {
     const source = await Deno.readTextFile(
       new URL(`../examples/${name}`, import.meta.url),
     );
-    const local = [...source.matchAll(/from "(\.[^"]+)"/g)].map((m) => m[1]);
-    for (const path of local) {
+    const imported = [...source.matchAll(/from "([^"]+)"/g)].map((m) => m[1]!)
+      .filter((path) => path.startsWith(".") || path.startsWith("@rustpad"));
+    assert.ok(imported.includes("@rustpad-mcp/server"), name);
+    for (const path of imported) {
       assert.ok(
-        ["../mod.ts", "../src/pad_server/mod.ts", "../src/testing/mod.ts"]
-          .includes(path!),
+        [
+          "@rustpad-mcp/server",
+          "@rustpad-mcp/server/pad-server",
+          "@rustpad-mcp/server/testing",
+        ].includes(path),
         `${name} imports ${path}`,
       );
     }

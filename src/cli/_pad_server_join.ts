@@ -214,15 +214,21 @@ async function logLines(path: string, from: number): Promise<string[]> {
 }
 
 /**
- * The command that runs `pad-server`: this binary, when compiled; else
- * Deno on pad_server_main.ts, which loads the pad server without the MCP
- * server.
+ * The command that runs `pad-server`: this binary, when compiled; the
+ * package's built entry (bundle/mod.js, see scripts/build.ts) with its
+ * `pad-server`, when this module is one of its chunks; else Deno on
+ * pad_server_main.ts, which loads the pad server without the MCP server.
  */
 export function padServerCommand(): string[] {
   const main = new URL("./pad_server_main.ts", import.meta.url);
   // deno compile's binaries run their modules from a folder of this name.
   if (/[\\/]deno-compile-/.test(decodeURIComponent(main.pathname))) {
     return [Deno.execPath(), "pad-server"];
+  }
+  // The built entry's chunks lie beside it, and none is a .ts file.
+  if (import.meta.url.endsWith(".js")) {
+    const entry = new URL("./mod.js", import.meta.url);
+    return [Deno.execPath(), "run", "-A", entry.href, "pad-server"];
   }
   return [Deno.execPath(), "run", "-A", main.href];
 }

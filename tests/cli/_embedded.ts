@@ -25,15 +25,16 @@ export interface Embedded extends AsyncDisposable {
 }
 
 /**
- * `mod.ts` with `args` on stdio through the SDK client; with `openFiles`,
- * under `ulimit -n` of that many, through bash.
+ * `entry` (`mod.ts` by default) with `args` on stdio through the SDK
+ * client; with `openFiles`, under `ulimit -n` of that many, through bash.
  */
 export async function embedded(
   args: string[],
   env: Record<string, string> = {},
   openFiles?: number,
+  entry: string = MOD,
 ): Promise<Embedded> {
-  const command = [Deno.execPath(), "run", "-A", MOD, ...args];
+  const command = [Deno.execPath(), "run", "-A", entry, ...args];
   const transport = new StdioClientTransport({
     command: openFiles === undefined ? command[0]! : "bash",
     args: openFiles === undefined ? command.slice(1) : [

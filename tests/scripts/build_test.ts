@@ -1,0 +1,115 @@
+import assert from "node:assert/strict";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ENTRY, staleness } from "../../scripts/build.ts";
+import { startPadServer } from "../../src/testing/mod.ts";
+import { embedded } from "../cli/_embedded.ts";
+import { serverPid } from "../cli/_pad_home.ts";
+import { scratchHome } from "../cli/_run.ts";
+import { childEnv } from "../_child_env.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+
+Deno.test("the committed built entry (bundle/) was built from the sources as they are now: run deno task build after changing them", async () => {
+  assert.equal(await staleness(), undefined);
+});
+
+Deno.test("the package's main export is the built entry, typed and documented by mod.ts", async () => {
+  const config = JSON.parse(
+    await Deno.readTextFile(new URL("deno.json", ROOT)),
+  ) as { exports: Record<string, string> };
+  assert.equal(config.exports["."], "./bundle/mod.js");
+  const built = await Deno.readTextFile(ENTRY);
+  assert.equal(built.split("\n", 1)[0], '// @ts-self-types="../mod.ts"');
+  // A consumer's code type-checks against mod.ts's types through it.
+  const dir = await Deno.makeTempDir({ dir: ROOT.pathname });
+  try {
+    const consumer = `${dir}/consumer.ts`;
+    await Deno.writeTextFile(
+      consumer,
+      [
+        'import { TextOperation, VERSION } from "@rustpad-mcp/server";',
+        "const version: string = VERSION;",
+        "const length: number = new TextOperation().retain(2).baseLength;",
+        "// @ts-expect-error: a number is not the version",
+        "const wrong: number = VERSION;",
+        "console.log(version, length, wrong);",
+      ].join("\n"),
+    );
+    const check = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--quiet", consumer],
+      cwd: ROOT.pathname,
+      stderr: "piped",
+    }).output();
+    assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", consumer],
+      cwd: ROOT.pathname,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+    assert.match(new TextDecoder().decode(run.stdout), /^\d+\.\d+\.\d+ 2 /);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the built entry serves MCP on stdio: it lists the tools, and an append lands on the pad", async () => {
+  await using pad = await startPadServer();
+  const client = new Client({ name: "build-test", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", "-A", ENTRY.pathname],
+      env: childEnv({ RUSTPAD_URL: pad.url, RUSTPAD_CONFIRM: "never" }),
+      stderr: "ignore",
+    }),
+  );
+  try {
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((tool) => tool.name === "append_to_document"));
+    const result = await client.callTool({
+      name: "append_to_document",
+      arguments: { id: "built", text: "from the bundle" },
+    });
+    assert.equal(result.isError, undefined, JSON.stringify(result));
+    assert.equal(
+      await (await fetch(`${pad.url}/api/text/built`)).text(),
+      "from the bundle",
+    );
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("the built entry's --embedded starts the pad server from the built entry, and the tools write to it", async () => {
+  await using home = await scratchHome();
+  await using mcp = await embedded(
+    ["--embedded"],
+    home.env,
+    undefined,
+    ENTRY.pathname,
+  );
+  const result = await mcp.call("append_to_document", {
+    id: "trial",
+    text: "written through the bundle",
+  });
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.equal(
+    await (await fetch(`${mcp.url}api/text/trial`)).text(),
+    "written through the bundle",
+  );
+  assert.match(
+    await (await fetch(mcp.url)).text(),
+    /<title>Rustpad<\/title>/,
+  );
+  // The pad server is the built entry's own `pad-server`.
+  const pid = await serverPid(home);
+  const command = (await Deno.readTextFile(`/proc/${pid}/cmdline`)).split("\0");
+  const at = command.indexOf(ENTRY.href);
+  assert.ok(at > 0, command.join(" "));
+  assert.equal(command[at + 1], "pad-server");
+});
