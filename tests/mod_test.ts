@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import * as mod from "../src/mod.ts";
 import * as root from "../mod.ts";
+import * as built from "../bundle/mod.js";
 
 const SRC = new URL("../src/", import.meta.url);
 
@@ -8,7 +9,9 @@ Deno.test("mod.ts, the package's root export, is the small public surface: run i
   const config = JSON.parse(
     await Deno.readTextFile(new URL("../deno.json", import.meta.url)),
   );
-  assert.equal(config.exports["."], "./mod.ts");
+  // Published built (deno task build): the same names, mod.ts's types.
+  assert.equal(config.exports["."], "./bundle/mod.js");
+  assert.deepEqual(Object.keys(built).sort(), Object.keys(root).sort());
   assert.deepEqual(Object.keys(root).sort(), [
     "Backend",
     "BackendDesk",
