@@ -98,6 +98,8 @@ export type {
   SuggestionStore,
   SuggestionView,
   TextBuffer,
+  TextLocator,
+  TextPlace,
   TextWindow,
   ToolName,
   UpstreamHealth,

@@ -21,7 +21,9 @@ export {
   type Synchronized,
   synchronized,
   TextBuffer,
+  TextLocator,
   TextOperation,
+  type TextPlace,
   type TextWindow,
   type Transition,
 } from "./ot/mod.ts";

@@ -7,10 +7,8 @@
  * @module
  */
 
-import { isHighSurrogate, isLowSurrogate } from "../ot/code_points.ts";
 import type { UserId } from "../rustpad/protocol.ts";
 import type { PadSession } from "../rustpad/session.ts";
-import { LineIndex } from "../text/lines.ts";
 import { Authorship } from "./_authorship.ts";
 
 const indexes = new WeakMap<PadSession, Authorship>();
@@ -113,51 +111,63 @@ export function provenance(
 ): Provenance {
   const index = indexOf(session);
   const text = session.serverText;
-  const lineIndex = new LineIndex(text);
-  const last = Math.min(endLine, lineIndex.count);
+  // Places are found in the text's chunks: a question about the last few
+  // revisions of a long pad costs its runs and chunks, not a walk of its
+  // text.
+  const locator = session.serverLocator();
+  const lineCount = locator.lineCount;
+  const last = Math.min(endLine, lineCount);
   const changed: ChangedStretch[] = [];
   const latest: { author: UserId | undefined; revision: number }[] = [];
   let open: {
     from: number;
     to: number;
+    startLine: number;
+    endLine: number;
     writers: Map<UserId | undefined, number>;
   } | undefined;
   const close = () => {
-    if (open === undefined) return;
-    changed.push({
-      ...open,
-      startLine: lineIndex.lineOf(open.from),
-      endLine: lineIndex.lineOf(Math.max(open.from, open.to - 1)),
-    });
+    if (open !== undefined) changed.push(open);
     open = undefined;
   };
-  let at = 0;
-  // Runs come in text order: the line of each run's start only moves on.
-  let line = 1;
+  let attributing = last >= startLine;
+  let position = 0;
   for (const run of index.runs()) {
-    const end = stepCodePoints(text, at, run.length);
-    if (run.revision > since) {
-      open ??= { from: at, to: at, writers: new Map() };
-      open.to = end;
+    const from = position;
+    position += run.length;
+    const isChanged = run.revision > since;
+    if (!isChanged) close();
+    if (!isChanged && !attributing) continue;
+    const start = locator.locate(from);
+    const end = locator.locate(position);
+    // The line of the run's last unit: one ending with a `\n` ends on it.
+    const endsOn = end.unit > start.unit && text.charCodeAt(end.unit - 1) === 10
+      ? end.line - 1
+      : end.line;
+    if (isChanged) {
+      open ??= {
+        from: start.unit,
+        to: start.unit,
+        startLine: start.line,
+        endLine: start.line,
+        writers: new Map(),
+      };
+      if (end.unit > start.unit) open.endLine = endsOn;
+      open.to = end.unit;
       open.writers.set(
         run.author,
         Math.max(run.revision, open.writers.get(run.author) ?? 0),
       );
-    } else close();
-    while (line < lineIndex.count && lineIndex.start(line + 1) <= at) line++;
-    if (line <= last && end > at) {
-      for (let l = Math.max(line, startLine); l <= last; l++) {
-        if (l > line && lineIndex.start(l) >= end) break;
-        const slot = latest[l - startLine];
-        if (slot === undefined || run.revision > slot.revision) {
-          latest[l - startLine] = {
-            author: run.author,
-            revision: run.revision,
-          };
-        }
+    }
+    if (start.line > last) attributing = false;
+    if (!attributing || end.unit === start.unit) continue;
+    for (let l = Math.max(start.line, startLine); l <= endsOn; l++) {
+      if (l > last) break;
+      const slot = latest[l - startLine];
+      if (slot === undefined || run.revision > slot.revision) {
+        latest[l - startLine] = { author: run.author, revision: run.revision };
       }
     }
-    at = end;
   }
   close();
   return {
@@ -166,27 +176,8 @@ export function provenance(
     knownFrom: session.oldestRevision,
     changed,
     lines: groupLines(latest, startLine),
-    lineCount: lineIndex.count,
+    lineCount,
   };
-}
-
-/**
- * The UTF-16 offset `count` code points on from `from`, unit by unit.
- * `advanceCodePoints` searches for surrogate pairs with a regex, which
- * pays on a long advance in code not yet compiled; a walk over every run
- * of a pad is compiled after its first call, and there, on the busy
- * benchmark pad (a pair every 13 units, runs of about 20 code points), it
- * took 0.80 ms against 0.36 ms unit by unit.
- */
-function stepCodePoints(text: string, from: number, count: number): number {
-  let index = from;
-  for (let n = 0; n < count && index < text.length; n++) {
-    index += isHighSurrogate(text.charCodeAt(index)) &&
-        isLowSurrogate(text.charCodeAt(index + 1))
-      ? 2
-      : 1;
-  }
-  return index;
 }
 
 /** Consecutive lines with one writer, as ranges. */

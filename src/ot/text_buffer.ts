@@ -15,6 +15,7 @@ import { foldOperations } from "./_code_point_fold.ts";
 import { insertedUnits } from "./component.ts";
 import { codePointLength } from "./code_points.ts";
 import { TextOperation } from "./operation.ts";
+import { TextLocator } from "./text_locator.ts";
 
 /**
  * A list of operations is applied as code points when it holds at least one
@@ -228,6 +229,25 @@ export class TextBuffer {
       ? this.#length
       : this.#lineStart(lastLine + 1);
     return { text: this.#slice(from, to), start: from, firstLine, totalLines };
+  }
+
+  /**
+   * Where code points of the text as it is now lie (UTF-16 offset, line),
+   * asked in order: for a few places of a long text without walking it.
+   *
+   * @returns A locator over a copy of the chunk list.
+   *
+   * @example
+   * ```ts
+   * import { TextBuffer } from "../mod.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const locator = new TextBuffer("one\ntwo").locator();
+   * assert.deepEqual(locator.locate(5), { unit: 5, line: 2 });
+   * ```
+   */
+  locator(): TextLocator {
+    return new TextLocator([...this.#chunks]);
   }
 
   /**

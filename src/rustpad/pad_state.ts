@@ -26,6 +26,7 @@ import {
 import { type LoggedOperation, RevisionLog } from "./revision_log.ts";
 import type { SessionError } from "./session_error.ts";
 import { TextBuffer } from "../ot/text_buffer.ts";
+import type { TextLocator } from "../ot/text_locator.ts";
 import { PadPeople, type PadUser } from "./_pad_people.ts";
 import { chainDigest, Lineage } from "./_history_digest.ts";
 import type { SessionEvent, SessionListener } from "./session_event.ts";
@@ -94,11 +95,8 @@ export class PadState {
   }
 
   /**
-   * {@linkcode PadState.text} as it is now, to read (lines of, or whole)
-   * later: a copy of the chunk list, not of the text, which is joined only
-   * if asked for.
-   *
-   * @returns The text as it was at this call.
+   * {@linkcode PadState.text} as it is now, to read later: a copy of the
+   * chunk list, not of the text, which is joined only if asked for.
    */
   textSnapshot(): Pick<TextBuffer, "window" | "toString"> {
     return this.#settled().#local.clone();
@@ -107,6 +105,11 @@ export class PadState {
   /** The text at {@linkcode PadState.revision}, as the server has it. */
   get serverText(): string {
     return this.#settled().#server.toString();
+  }
+
+  /** Where code points of {@linkcode PadState.serverText} lie, asked in order. */
+  serverLocator(): TextLocator {
+    return this.#settled().#server.locator();
   }
 
   /** {@linkcode PadState.serverText}'s length in code points, known without counting. */
@@ -153,9 +156,8 @@ export class PadState {
   }
 
   /**
-   * The author of history operation `revision`: the first operation, or one
-   * within the log's window (an author per operation ever seen would grow
-   * without bound).
+   * The author of history operation `revision`: the first, or one within
+   * the log's window (all of them would grow without bound).
    *
    * @param revision The operation's index in the history.
    * @returns The author, or `undefined` if not seen yet or no longer kept.
@@ -167,8 +169,7 @@ export class PadState {
 
   /**
    * The digest naming the history's first operations up to `revision`
-   * (see `_history_digest.ts`): a restarted server's history has another;
-   * `undefined` past the history.
+   * (`_history_digest.ts`; a restarted server's differs), or `undefined`.
    */
   lineageAt(revision: number): string | undefined {
     if (revision > this.#client.revision) return undefined;

@@ -11,6 +11,7 @@
 
 import type { TextOperation } from "../ot/operation.ts";
 import type { TextBuffer } from "../ot/text_buffer.ts";
+import type { TextLocator } from "../ot/text_locator.ts";
 import { PadState, type PadUser, type SessionListener } from "./pad_state.ts";
 import type { CursorData, UserId, UserInfo } from "./protocol.ts";
 import type { LoggedOperation } from "./revision_log.ts";
@@ -148,6 +149,11 @@ export class PadSession {
   /** The text at {@linkcode PadSession.revision}, as the server has it. */
   get serverText(): string {
     return this.#state.serverText;
+  }
+
+  /** Where code points of {@linkcode PadSession.serverText} lie, asked in order. */
+  serverLocator(): TextLocator {
+    return this.#state.serverLocator();
   }
 
   /** {@linkcode PadSession.serverText}'s length in code points. */

@@ -97,3 +97,30 @@ Deno.test("get_changes calls the text a restarted pad server reloaded 'restored'
     [[1, "restored", 1], [2, "you", 2]],
   );
 });
+
+Deno.test("get_changes since a revision finds what was written since at its lines in a long pad of astral characters, wherever the pad's chunks end", async () => {
+  await using h = await connect();
+  // 3,000 lines of 10 code points (12 UTF-16 units) each: many chunks.
+  const lines = Array.from(
+    { length: 3000 },
+    (_, k) => `${String(k + 1).padStart(5, "0")} 😀 é\n`,
+  );
+  structured(
+    await h.call("append_to_document", { id: "c-long", text: lines.join("") }),
+  );
+  await using person = await RawPerson.open(h.pads.url, "c-long");
+  const since = person.revision;
+  await person.type(10 * 1499, "NEW1\n");
+  // Line 2,999 is line 3,000 now, 5 code points on; into it after "02999 😀".
+  await person.type(10 * 2998 + 5 + 7, "NEW2");
+  await untilServerSees(h, "c-long", person.revision);
+  const recent = structured(
+    await h.call("get_changes", { id: "c-long", since_revision: since }),
+  ) as unknown as Changes;
+  assert.deepEqual(
+    recent.hunks.map((hunk) => [hunk.start_line, hunk.end_line, hunk.text]),
+    [[1500, 1500, "NEW1\n"], [3000, 3000, "NEW2"]],
+  );
+  const text = await (await fetch(`${h.pads.url}/api/text/c-long`)).text();
+  assert.equal(text.split("\n")[2999], "02999 😀NEW2 é");
+});
