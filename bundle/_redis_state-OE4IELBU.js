@@ -1,4 +1,4 @@
-import{b as Y,d as T,e as k}from"./chunk-HUDGEGKO.js";import{a as l}from"./chunk-EI7MMDWY.js";import{createClient as L}from"redis";var $=`
+import{b as Y,d as T,e as k}from"./chunk-HUDGEGKO.js";import{a as l}from"./chunk-EI7MMDWY.js";import{createClient as L}from"npm:redis@5.12.1";var $=`
 local found = redis.call('GET', KEYS[1])
 if not found then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])

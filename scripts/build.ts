@@ -35,23 +35,67 @@ export async function entrySourcesDigest(): Promise<string> {
   ]);
 }
 
-/**
- * The import map's names (deno.json "imports"), as esbuild's `--external`
- * patterns: Deno resolves them, so the package keeps its pinned versions
- * and shares one copy of the SDK and zod with whoever imports it.
- */
-async function externals(): Promise<string[]> {
+/** deno.json's import map: bare name (or prefix ending in "/") → specifier. */
+async function importMap(): Promise<Record<string, string>> {
   const config = JSON.parse(
     await Deno.readTextFile(new URL("deno.json", ROOT)),
   ) as { imports: Record<string, string> };
-  const names = Object.keys(config.imports).map((name) =>
+  return config.imports;
+}
+
+/**
+ * The import map's names as esbuild's `--external` patterns: Deno
+ * resolves them, so the package keeps its pinned versions and shares one
+ * copy of the SDK and zod with whoever imports it.
+ */
+function externals(imports: Record<string, string>): string[] {
+  const names = Object.keys(imports).map((name) =>
     name.endsWith("/") ? `${name}*` : name
   );
   return ["npm:*", "node:*", ...names];
 }
 
+/** An import of a module by name in bundled code: `from"x"`, `import"x"`, `import("x")`. */
+const IMPORT = /\b(from|import)(\(?)"([^"]+)"/g;
+/** An npm package's name, scoped or not, with a path in it or not. */
+const PACKAGE_NAME = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(\/[\w./-]+)?$/;
+
+/**
+ * `code` with each import of a bare name written as the import map's
+ * specifier (`"zod"` as `"npm:zod@4.6.7"`), as `deno publish` does for
+ * sources: the built entry resolves the same wherever it is loaded from.
+ *
+ * @throws {Error} If a bare name is not in the map.
+ */
+export function unfurl(code: string, imports: Record<string, string>): string {
+  return code.replace(IMPORT, (whole, keyword, paren, name: string) => {
+    // Relative, qualified, or not a package's name (text that only looks
+    // like an import, such as the editor page's, held in a string).
+    if (!PACKAGE_NAME.test(name)) return whole;
+    const exact = imports[name];
+    const prefix = Object.keys(imports).filter((key) =>
+      key.endsWith("/") && name.startsWith(key)
+    ).sort((a, b) =>
+      b.length - a.length
+    )[0];
+    const specifier = exact ??
+      (prefix === undefined
+        ? undefined
+        : imports[prefix] + name.slice(prefix.length));
+    if (specifier === undefined) {
+      throw new Error(
+        `Cannot build bundle/ as it imports ${
+          JSON.stringify(name)
+        }, which deno.json's imports do not name: add it there`,
+      );
+    }
+    return `${keyword}${paren}${JSON.stringify(specifier)}`;
+  });
+}
+
 /** Bundle mod.ts into a new folder: file name → code. */
 export async function buildEntry(): Promise<Map<string, string>> {
+  const imports = await importMap();
   const dir = await Deno.makeTempDir({ prefix: "rustpad-build-" });
   try {
     await runDeno("bundle", [
@@ -61,13 +105,14 @@ export async function buildEntry(): Promise<Map<string, string>> {
       "--minify",
       "--keep-names",
       "--code-splitting",
-      ...(await externals()).map((name) => `--external=${name}`),
+      ...externals(imports).map((name) => `--external=${name}`),
       `--outdir=${dir}`,
       new URL("mod.ts", ROOT).pathname,
     ], "bundle mod.ts");
     const files = new Map<string, string>();
     for await (const entry of Deno.readDir(dir)) {
-      files.set(entry.name, await Deno.readTextFile(`${dir}/${entry.name}`));
+      const code = await Deno.readTextFile(`${dir}/${entry.name}`);
+      files.set(entry.name, unfurl(code, imports));
     }
     const entry = files.get("mod.js");
     if (entry === undefined) {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ENTRY, staleness } from "../../scripts/build.ts";
+import { ENTRY, staleness, unfurl } from "../../scripts/build.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { embedded } from "../cli/_embedded.ts";
 import { serverPid } from "../cli/_pad_home.ts";
@@ -57,13 +57,37 @@ Deno.test("the package's main export is the built entry, typed and documented by
   }
 });
 
-Deno.test("the built entry serves MCP on stdio: it lists the tools, and an append lands on the pad", async () => {
+Deno.test("the built entry names its npm packages as deno.json pins them, so it resolves the same without this project's import map", () => {
+  const imports = {
+    "zod": "npm:zod@4.6.7",
+    "@scope/pkg/": "npm:/@scope/pkg@1.2.3/",
+  };
+  assert.equal(
+    unfurl(
+      'import{z as a}from"zod";import"@scope/pkg/x.js";const b=import("@scope/pkg/y");',
+      imports,
+    ),
+    'import{z as a}from"npm:zod@4.6.7";import"npm:/@scope/pkg@1.2.3/x.js";const b=import("npm:/@scope/pkg@1.2.3/y");',
+  );
+  // Relative and qualified names stay; so does text that only looks like
+  // an import, such as the editor page's, held in a string.
+  const kept = 'import"./chunk-A.js";from"node:util";s=`import":204,"`;';
+  assert.equal(unfurl(kept, imports), kept);
+  assert.throws(
+    () => unfurl('import{x}from"left-pad";', imports),
+    /imports "left-pad", which deno.json's imports do not name/,
+  );
+});
+
+Deno.test("the built entry serves MCP on stdio, outside this project and without its configuration: it lists the tools, and an append lands on the pad", async () => {
   await using pad = await startPadServer();
+  const elsewhere = await Deno.makeTempDir({ prefix: "rustpad-built-" });
   const client = new Client({ name: "build-test", version: "1.0.0" });
   await client.connect(
     new StdioClientTransport({
       command: Deno.execPath(),
-      args: ["run", "-A", ENTRY.pathname],
+      args: ["run", "-A", "--no-config", ENTRY.pathname],
+      cwd: elsewhere,
       env: childEnv({ RUSTPAD_URL: pad.url, RUSTPAD_CONFIRM: "never" }),
       stderr: "ignore",
     }),
@@ -82,6 +106,7 @@ Deno.test("the built entry serves MCP on stdio: it lists the tools, and an appen
     );
   } finally {
     await client.close();
+    await Deno.remove(elsewhere, { recursive: true });
   }
 });
 
