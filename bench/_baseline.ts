@@ -70,8 +70,22 @@ export function verdict(
  */
 export async function acceptRows(rows: readonly Row[]): Promise<void> {
   const kept = Object.fromEntries(await readBaseline());
+  const now = new Date().toISOString();
+  const replaced = new Set(rows.map(rowKey));
+  const others = Object.keys(kept).filter((key) => !replaced.has(key));
+  // Rows kept from an earlier acceptance keep its word beside this one's.
+  const previous = others.length === 0
+    ? undefined
+    : await Deno.readTextFile(FILE).then(
+      (text) => (JSON.parse(text) as Baseline).accepted,
+      () => undefined,
+    );
   const baseline: Baseline = {
-    accepted: new Date().toISOString(),
+    accepted: previous === undefined
+      ? now
+      : `${previous}; ${now}: ${rows.length} rows of that run (${
+        rows[0] === undefined ? "none" : rows[0].what
+      }, ...)`,
     rule:
       `a row has regressed when its ratio is more than ${NOISE} above the accepted one (ratio > accepted * ${
         1 + NOISE
