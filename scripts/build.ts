@@ -7,7 +7,7 @@
 // on first use; npm packages are left to Deno. Deno spends about half a
 // millisecond loading each module, whatever it holds: from source a start
 // loads some 180 of ours before its first line runs, from bundle/ a handful
-// (docs/benchmarks.md, "Start"). Types and documentation are mod.ts's
+// (docs/benchmarks.md, "The built entry"). Types and documentation are mod.ts's
 // (`@ts-self-types`); tests, `deno task start` and `deno compile` run the
 // source.
 //
