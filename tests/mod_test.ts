@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import * as mod from "../src/mod.ts";
 import * as root from "../mod.ts";
-import * as built from "../bundle/mod.js";
+// The package by name, as its users import it: the built entry, typed by mod.ts.
+import * as built from "@rustpad-mcp/server";
 
 const SRC = new URL("../src/", import.meta.url);
 
@@ -33,6 +34,16 @@ Deno.test("mod.ts, the package's root export, is the small public surface: run i
     assert.equal((mod as Record<string, unknown>)[name], value, name);
   }
 });
+
+/**
+ * Never called: type-checked (deno check, deno test), it fails unless the
+ * built entry is typed by mod.ts. Inferred from its JavaScript, every
+ * parameter would be `any` and the directive below unused.
+ */
+export function _builtEntryIsTypedByModTs(): void {
+  // @ts-expect-error: loadConfig takes the environment's variables, not a number
+  built.loadConfig(8080);
+}
 
 Deno.test("src/mod.ts, the repository's own index, re-exports every layer's mod.ts", async () => {
   const exported = new Map(Object.entries(mod));
