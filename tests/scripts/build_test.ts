@@ -7,7 +7,7 @@ import { ENTRY, staleness, unfurl } from "../../scripts/build.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { embedded } from "../cli/_embedded.ts";
 import { serverPid } from "../cli/_pad_home.ts";
-import { scratchHome } from "../cli/_run.ts";
+import { freePort, scratchHome } from "../cli/_run.ts";
 import { childEnv } from "../_child_env.ts";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -72,6 +72,16 @@ Deno.test("the built entry serves MCP on stdio, outside this project and without
       await (await fetch(`${pad.url}/api/text/built`)).text(),
       "from the bundle",
     );
+    // What loads on first use comes from the bundle's own chunks: RE2 for
+    // a regex, the pad's view for chats.
+    const found = await client.callTool({
+      name: "search_document",
+      arguments: { id: "built", pattern: "b[a-z]+e", regex: true },
+    });
+    assert.equal(found.isError, undefined, JSON.stringify(found));
+    assert.match(JSON.stringify(found.structuredContent), /bundle/);
+    const view = await client.readResource({ uri: "ui://rustpad/pad" });
+    assert.match(JSON.stringify(view.contents[0]), /<html/i);
   } finally {
     await client.close();
     await Deno.remove(elsewhere, { recursive: true });
@@ -105,4 +115,48 @@ Deno.test("the built entry's --embedded starts the pad server from the built ent
   const at = command.indexOf(ENTRY.href);
   assert.ok(at > 0, command.join(" "));
   assert.equal(command[at + 1], "pad-server");
+});
+
+Deno.test("the built entry serves MCP over HTTP with --http", async () => {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ENTRY.pathname, "--http", `127.0.0.1:${port}`],
+    env: childEnv({ RUSTPAD_URL: "http://127.0.0.1:9" }),
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  try {
+    const reader = child.stderr.pipeThrough(new TextDecoderStream())
+      .getReader();
+    let said = "";
+    while (!said.includes("serving MCP over HTTP")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`The built entry stopped: ${said}`);
+      said += value;
+    }
+    reader.releaseLock();
+    const answer = await fetch(`http://127.0.0.1:${port}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "build-test", version: "1.0.0" },
+        },
+      }),
+    });
+    assert.equal(answer.status, 200);
+    assert.match(await answer.text(), /"serverInfo":\{"name":"rustpad-mcp"/);
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await child.stderr.cancel().catch(() => {});
+  }
 });
