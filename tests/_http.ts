@@ -173,18 +173,19 @@ export interface CliServer extends AsyncDisposable {
 /**
  * `deno run -A mod.ts --http 127.0.0.1:0` with `env`; resolves once
  * listening. With `fileLimit`, it runs under `ulimit -n` through bash, as
- * the same process (exec), so its pid is the server's.
+ * the same process (exec), so its pid is the server's; with `entry`, it
+ * runs that module instead of mod.ts (the built bundle/mod.js).
  */
 export async function spawnCli(
   env: Record<string, string>,
   flags: string[] = ["--http", "127.0.0.1:0"],
-  options: { fileLimit?: number } = {},
+  options: { fileLimit?: number; entry?: string } = {},
 ): Promise<CliServer> {
   const deno = [
     Deno.execPath(),
     "run",
     "-A",
-    new URL("../mod.ts", import.meta.url).pathname,
+    options.entry ?? new URL("../mod.ts", import.meta.url).pathname,
     ...flags,
   ];
   const [program, ...args] = options.fileLimit === undefined ? deno : [

@@ -7,7 +7,8 @@ import { ENTRY, staleness, unfurl } from "../../scripts/build.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { embedded } from "../cli/_embedded.ts";
 import { serverPid } from "../cli/_pad_home.ts";
-import { freePort, scratchHome } from "../cli/_run.ts";
+import { scratchHome } from "../cli/_run.ts";
+import { initialize, spawnCli } from "../_http.ts";
 import { childEnv } from "../_child_env.ts";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -118,45 +119,12 @@ Deno.test("the built entry's --embedded starts the pad server from the built ent
 });
 
 Deno.test("the built entry serves MCP over HTTP with --http", async () => {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY.pathname, "--http", `127.0.0.1:${port}`],
-    env: childEnv({ RUSTPAD_URL: "http://127.0.0.1:9" }),
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  try {
-    const reader = child.stderr.pipeThrough(new TextDecoderStream())
-      .getReader();
-    let said = "";
-    while (!said.includes("serving MCP over HTTP")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`The built entry stopped: ${said}`);
-      said += value;
-    }
-    reader.releaseLock();
-    const answer = await fetch(`http://127.0.0.1:${port}/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "build-test", version: "1.0.0" },
-        },
-      }),
-    });
-    assert.equal(answer.status, 200);
-    assert.match(await answer.text(), /"serverInfo":\{"name":"rustpad-mcp"/);
-  } finally {
-    child.kill("SIGTERM");
-    await child.status;
-    await child.stderr.cancel().catch(() => {});
-  }
+  await using server = await spawnCli(
+    { RUSTPAD_URL: "http://127.0.0.1:9" },
+    ["--http", "127.0.0.1:0"],
+    { entry: ENTRY.pathname },
+  );
+  const answer = await initialize(server.url);
+  assert.equal(answer.status, 200);
+  assert.match(await answer.text(), /"serverInfo":\{"name":"rustpad-mcp"/);
 });
