@@ -10,6 +10,7 @@
 export type { Component } from "./component.ts";
 export { fromOwnedJSON, TextOperation } from "./operation.ts";
 export { TextBuffer, type TextWindow } from "./text_buffer.ts";
+export { DeferredInverses } from "./deferred_inverses.ts";
 export { TextLocator, type TextPlace } from "./text_locator.ts";
 export {
   applyClient,

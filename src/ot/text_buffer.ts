@@ -11,22 +11,11 @@
  */
 
 import { type Chunk, ChunkCursor, chunksOf, unitsAfter } from "./_chunks.ts";
-import { foldOperations } from "./_code_point_fold.ts";
-import { insertedUnits } from "./component.ts";
+import { foldOperations, foldPlan } from "./_code_point_fold.ts";
+import { DeferredInverses } from "./deferred_inverses.ts";
 import { codePointLength } from "./code_points.ts";
 import { TextOperation } from "./operation.ts";
 import { TextLocator } from "./text_locator.ts";
-
-/**
- * A list of operations is applied as code points when it holds at least one
- * for every UNITS_PER_FOLDED of text it touches (the text's length and the
- * units it inserts), and at least MIN_FOLDED: turning the text into code
- * points and back costs about what one operation saves for each 64 of it
- * (on the busy pad in a fresh process, the two ways took as long at about
- * 3,000 operations on 200,000 code points).
- */
-const UNITS_PER_FOLDED = 64;
-const MIN_FOLDED = 256;
 
 /** Lines of a text around a change, from {@linkcode TextBuffer.window}. */
 export interface TextWindow {
@@ -142,22 +131,8 @@ export class TextBuffer {
    * ```
    */
   applyAllAndInvert(operations: readonly TextOperation[]): TextOperation[] {
-    let length = this.#length;
-    let touched = this.#length;
-    for (let i = 0; i < operations.length; i++) {
-      const operation = operations[i]!;
-      if (operation.baseLength !== length) {
-        throw new RangeError(
-          `Cannot apply operation ${i} of ${operations.length} as its base length ${operation.baseLength} differs from the text length: current length is ${length}`,
-        );
-      }
-      length = operation.targetLength;
-      touched += insertedUnits(operation.components);
-    }
-    if (
-      operations.length < MIN_FOLDED ||
-      operations.length * UNITS_PER_FOLDED < touched
-    ) {
+    const { length, fold } = foldPlan(this.#length, operations);
+    if (!fold) {
       return operations.map((operation) => this.applyAndInvert(operation));
     }
     const folded = foldOperations(this.#chunks, operations, true);
@@ -165,6 +140,49 @@ export class TextBuffer {
     this.#length = length;
     this.#joined = undefined;
     return folded.inverses;
+  }
+
+  /**
+   * Apply `operations` in order, as {@linkcode TextBuffer.applyAllAndInvert}
+   * does, but make their inverses only when one is first asked for (a
+   * second fold, from the text before them, which is held until then).
+   *
+   * @param operations Operations, each based on the text the ones before
+   * it leave.
+   * @returns Their inverses, made on first use.
+   * @throws {RangeError} If one does not fit; the text is then unchanged.
+   *
+   * @example
+   * ```ts
+   * import { TextBuffer, TextOperation } from "../mod.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const buffer = new TextBuffer("hello");
+   * const inverses = buffer.applyAllDeferringInverses([
+   *   TextOperation.fromJSON([5, "y"]),
+   * ]);
+   * assert.equal(buffer.toString(), "helloy");
+   * assert.deepEqual(inverses.at(0).toJSON(), [5, -1]);
+   * ```
+   */
+  applyAllDeferringInverses(
+    operations: readonly TextOperation[],
+  ): DeferredInverses {
+    const { length, fold } = foldPlan(this.#length, operations);
+    if (!fold) {
+      return DeferredInverses.of(
+        operations.map((operation) => this.applyAndInvert(operation)),
+      );
+    }
+    const before = this.#chunks;
+    const folded = foldOperations(before, operations, false);
+    this.#chunks = folded.chunks;
+    this.#length = length;
+    this.#joined = undefined;
+    return DeferredInverses.later(
+      () => foldOperations(before, operations, true).inverses,
+      folded.deletedUnits,
+    );
   }
 
   /**

@@ -1,12 +1,13 @@
 // Others' history entries held as they came, not yet folded into the text
 // and the revision log: a session's initial burst (10,000 operations on a
-// busy pad) costs a fold of each, with its inverse, which a first call that
-// needs only the length and the revision (`get_document_info`) should not
-// wait for. Each entry is checked to fit as it is held, so a malformed
+// busy pad) costs a fold of each, which a first call that needs only the
+// length and the revision (`get_document_info`) should not wait for, and
+// their inverses, which only an undo or an older revision's text needs. Each entry is checked to fit as it is held, so a malformed
 // history fails the session at once, as a fold would; the fold happens on
 // the first read of the text or the log.
 
 import { insertedUnits } from "../ot/component.ts";
+import type { DeferredInverses } from "../ot/deferred_inverses.ts";
 import type { TextBuffer } from "../ot/text_buffer.ts";
 import type { TextOperation } from "../ot/operation.ts";
 import type { UserId, UserOperation } from "./protocol.ts";
@@ -29,6 +30,8 @@ export class HistoryBacklog {
   #length = 0;
   /** UTF-16 units the held operations insert. */
   #text = 0;
+  /** The inverses the last fold deferred, until they are made. */
+  #deferred: DeferredInverses | undefined;
 
   /** How many entries are held. */
   get size(): number {
@@ -70,18 +73,25 @@ export class HistoryBacklog {
     this.#text += insertedUnits(operation.components);
   }
 
-  /** Fold every held entry into `text` and `log`, in order, and forget it. */
+  /**
+   * Fold every held entry into `text` and `log`, in order, and forget it.
+   * Their inverses are made when one is first read (most sessions never
+   * do); the ones deferred by the fold before are made now, so no more
+   * than one earlier text is held for them.
+   */
   foldInto(text: TextBuffer, log: RevisionLog): void {
     const entries = this.#entries;
     this.#entries = [];
     this.#text = 0;
-    const inverses = text.applyAllAndInvert(
+    this.#deferred?.resolve();
+    const inverses = text.applyAllDeferringInverses(
       entries.map((entry) => entry.operation),
     );
+    this.#deferred = inverses.resolved ? undefined : inverses;
     // An index loop: this runs once, before it is compiled.
     for (let i = 0; i < entries.length; i++) {
       const { id, operation } = entries[i]!;
-      log.append({ author: id, operation, inverse: inverses[i]! });
+      log.append({ author: id, operation, inverse: { inverses, index: i } });
     }
   }
 }

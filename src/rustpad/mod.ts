@@ -9,6 +9,7 @@
 
 export {
   type LoggedOperation,
+  type NextOperation,
   REVISION_LOG_CAPACITY,
   REVISION_LOG_MAX_TEXT,
   RevisionLog,

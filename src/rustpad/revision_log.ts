@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { TextOperation } from "../ot/operation.ts";
+import { TextOperation } from "../ot/operation.ts";
+import type { DeferredInverses } from "../ot/deferred_inverses.ts";
 import { insertedUnits } from "../ot/component.ts";
 import type { UserId } from "./protocol.ts";
 import type { TextBuffer } from "../ot/text_buffer.ts";
@@ -21,6 +22,23 @@ export interface LoggedOperation {
   readonly operation: TextOperation;
   /** Undoes it: based on the text at `revision + 1`. */
   readonly inverse: TextOperation;
+}
+
+/**
+ * What {@linkcode RevisionLog.append} takes: an operation, its author, and
+ * its inverse, or where that inverse is made on first use (the `index`th of
+ * `inverses`, as a history folded in at once defers them).
+ */
+export interface NextOperation {
+  /** Who wrote it. */
+  readonly author: UserId;
+  /** The operation, based on the text at the log's revision. */
+  readonly operation: TextOperation;
+  /** Undoes it, or where it is made when first read. */
+  readonly inverse: TextOperation | {
+    readonly inverses: DeferredInverses;
+    readonly index: number;
+  };
 }
 
 /**
@@ -57,7 +75,7 @@ export const REVISION_LOG_MAX_TEXT = 4 * 1024 * 1024;
  */
 export class RevisionLog {
   /** Dropped entries are `undefined` until compaction, so they are freed. */
-  #entries: (LoggedOperation | undefined)[] = [];
+  #entries: (Logged | undefined)[] = [];
   /** Index into #entries of the oldest live entry. */
   #head = 0;
   #revision = 0;
@@ -94,24 +112,20 @@ export class RevisionLog {
   /**
    * Record the next operation of the history.
    *
-   * @param entry The operation, its author and inverse.
+   * @param entry The operation, its author and inverse (or where the
+   * inverse is made on first use).
    * @returns The entry as logged, with its revision.
    */
-  append(entry: Omit<LoggedOperation, "revision">): LoggedOperation {
-    const logged = {
-      revision: this.#revision,
-      author: entry.author,
-      operation: entry.operation,
-      inverse: entry.inverse,
-    };
+  append(entry: NextOperation): LoggedOperation {
+    const logged = new Logged(this.#revision, entry);
     this.#entries.push(logged);
     this.#revision++;
-    this.#text += textOf(logged);
+    this.#text += logged.units;
     while (
       this.#entries.length - this.#head > this.#capacity ||
       (this.#text > this.#maxText && this.#entries.length - this.#head > 1)
     ) {
-      this.#text -= textOf(this.#entries[this.#head]!);
+      this.#text -= this.#entries[this.#head]!.units;
       this.#entries[this.#head++] = undefined;
     }
     // Compact now and then, so dropping old entries stays amortised O(1).
@@ -195,8 +209,32 @@ export class RevisionLog {
   }
 }
 
-/** The UTF-16 units an entry's operation and inverse insert. */
-function textOf(entry: LoggedOperation): number {
-  return insertedUnits(entry.operation.components) +
-    insertedUnits(entry.inverse.components);
+/** An entry of the log, whose inverse may be made when first read. */
+class Logged implements LoggedOperation {
+  readonly revision: number;
+  readonly author: UserId;
+  readonly operation: TextOperation;
+  /** The UTF-16 units its operation and inverse insert: what the log bounds. */
+  readonly units: number;
+  #inverse: NextOperation["inverse"];
+
+  constructor(revision: number, entry: NextOperation) {
+    this.revision = revision;
+    this.author = entry.author;
+    this.operation = entry.operation;
+    const inverse = entry.inverse;
+    this.#inverse = inverse;
+    this.units = insertedUnits(entry.operation.components) +
+      (inverse instanceof TextOperation
+        ? insertedUnits(inverse.components)
+        : inverse.inverses.deletedUnits[inverse.index]!);
+  }
+
+  get inverse(): TextOperation {
+    const inverse = this.#inverse;
+    if (inverse instanceof TextOperation) return inverse;
+    const made = inverse.inverses.at(inverse.index);
+    this.#inverse = made;
+    return made;
+  }
 }

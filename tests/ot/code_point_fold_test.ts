@@ -3,6 +3,7 @@ import { TextOperation } from "../../src/ot/operation.ts";
 import { TextBuffer } from "../../src/ot/text_buffer.ts";
 import { CHUNK_SIZE, chunksOf } from "../../src/ot/_chunks.ts";
 import { foldOperations } from "../../src/ot/_code_point_fold.ts";
+import { insertedUnits } from "../../src/ot/component.ts";
 import { cpLength, FAMILY, property, Random } from "../_random.ts";
 
 /** Single code points, astral and not, so a text's length is as drawn. */
@@ -122,4 +123,37 @@ Deno.test("`applyAllAndInvert()` refuses a list with an operation that does not 
   assert.equal(buffer.toString(), initial);
   assert.deepEqual(buffer.applyAllAndInvert([]), []);
   assert.equal(buffer.toString(), initial);
+});
+
+Deno.test("`applyAllDeferringInverses()` gives the text at once and, on first use, the inverses `applyAndInvert()` gives; what each deletes in UTF-16 units is known before", () => {
+  property(21, (random, where) => {
+    const initial = random.text(random.between(0, 3000), ASTRAL);
+    const operations = history(random, initial, random.between(1, 700));
+    const buffer = new TextBuffer(initial);
+    const deferred = buffer.applyAllDeferringInverses(operations);
+    const expected = oneByOne(initial, operations);
+    assert.equal(buffer.toString(), expected.text, where);
+    // Only a list long enough for the fold defers them.
+    const folds = operations.length >= 256 &&
+      operations.length * 64 >=
+        initial.length +
+          operations.reduce((sum, op) => sum + insertedUnits(op.components), 0);
+    assert.equal(deferred.resolved, !folds, where);
+    assert.deepEqual(
+      deferred.deletedUnits,
+      expected.inverses.map((json) =>
+        insertedUnits(TextOperation.fromJSON(json).components)
+      ),
+      where,
+    );
+    // Later edits to the buffer do not change what the inverses are made of.
+    buffer.apply(new TextOperation().insert("later").retain(buffer.length));
+    assert.deepEqual(
+      operations.map((_, i) => deferred.at(i).toJSON()),
+      expected.inverses,
+      where,
+    );
+    assert.equal(deferred.resolved, true);
+    assert.throws(() => deferred.at(operations.length), /no such operation/);
+  }, 12);
 });

@@ -4,7 +4,12 @@
 // operation as it came gives.
 
 import assert from "node:assert/strict";
-import { PadState, type SessionEvent, TextOperation } from "../../src/mod.ts";
+import {
+  DeferredInverses,
+  PadState,
+  type SessionEvent,
+  TextOperation,
+} from "../../src/mod.ts";
 import { Random } from "../../src/ot/_random.ts";
 
 /** A seeded history: a text with astral characters, then `count` edits. */
@@ -130,4 +135,35 @@ Deno.test("`PadState.applyLocal()` on a held history applies to the whole text",
   assert.equal(send?.revision, 2);
   assert.equal(state.text, "hello world!");
   assert.equal(state.serverText, "hello world");
+});
+
+Deno.test("`PadState` folds a held history without its inverses, makes them when an older text is read, and holds the text before at most one fold for them", () => {
+  const operations = makeHistory(600);
+  const [held, eager] = heldAndFolded(operations.slice(0, 300));
+  // Which deferred inverses are made, and in what order.
+  const made: DeferredInverses[] = [];
+  const resolve = Object.getOwnPropertyDescriptor(
+    DeferredInverses.prototype,
+    "resolve",
+  )!.value as DeferredInverses["resolve"];
+  DeferredInverses.prototype.resolve = function (this: DeferredInverses) {
+    if (!this.resolved) made.push(this);
+    resolve.call(this);
+  };
+  try {
+    assert.equal(held.text, eager.text);
+    assert.equal(made.length, 0);
+    receive(held, 300, operations.slice(300));
+    receive(eager, 300, operations.slice(300));
+    assert.equal(held.text, eager.text);
+    // The second fold made the first one's, and deferred its own.
+    assert.equal(made.length, 1);
+    assert.equal(held.textAt(450), eager.textAt(450));
+    assert.equal(made.length, 2);
+    assert.notEqual(made[0], made[1]);
+    assert.equal(held.textAt(250), eager.textAt(250));
+    assert.equal(made.length, 2);
+  } finally {
+    DeferredInverses.prototype.resolve = resolve;
+  }
 });

@@ -105,3 +105,31 @@ Deno.test("`RevisionLog` keeps at most maxText UTF-16 units of inserted text, dr
   tiny.append({ author: 1, operation: huge, inverse: huge.invert("") });
   assert.equal(tiny.since(0).length, 1);
 });
+
+Deno.test("`RevisionLog` bounds entries whose inverses are deferred by the units they will insert, without making them; reading an older text makes them", () => {
+  // 300 edits, each rewriting the first two code points: astral, then not,
+  // then astral... A fold of that many defers the inverses.
+  const buffer = new TextBuffer("😀😀" + "a".repeat(98));
+  const operations = Array.from(
+    { length: 300 },
+    (_, n) =>
+      new TextOperation().delete(2).insert(n % 2 ? "😀😀" : "bb").retain(98),
+  );
+  const inverses = buffer.applyAllDeferringInverses(operations);
+  assert.equal(inverses.resolved, false);
+  // Each edit inserts 2 or 4 units and its inverse the other: 6 an entry,
+  // so three fit in 20.
+  const log = new RevisionLog(10_000, 20);
+  operations.forEach((operation, index) =>
+    log.append({ author: 1, operation, inverse: { inverses, index } })
+  );
+  assert.equal(log.oldestRevision, 297);
+  assert.equal(log.authorOf(299), 1);
+  assert.equal(inverses.resolved, false);
+  assert.equal(log.textAt(297, buffer), "bb" + "a".repeat(98));
+  assert.equal(inverses.resolved, true);
+  assert.equal(
+    log.since(299)[0]!.inverse.apply(buffer.toString()),
+    log.textAt(299, buffer),
+  );
+});
