@@ -39,6 +39,10 @@ export class RemoteSuggestions implements Suggestions {
   readonly #decisions = new PadListeners<SuggestionEntry>();
   readonly #changes = new PadListeners<SuggestionEntry | undefined>();
   readonly #polls = new Map<string, AbortController>();
+  /** Pads whose poll has read their records: later decisions are told. */
+  readonly #watched = new Set<string>();
+  /** Called once their pad is watched (see onDecision). */
+  readonly #waiters = new Map<string, (() => void)[]>();
   #closed = false;
 
   constructor(
@@ -119,8 +123,20 @@ export class RemoteSuggestions implements Suggestions {
   onDecision(
     pad: string,
     listener: (record: SuggestionEntry) => void,
+    watching?: () => void,
   ): () => void {
-    return this.#follow(pad, this.#decisions.add(pad, listener));
+    const stop = this.#follow(pad, this.#decisions.add(pad, listener));
+    if (watching === undefined) return stop;
+    // Only a decision after the poll's first read is told as one: a look
+    // for earlier ones must come after that read, or one made in between
+    // is missed until the wait times out.
+    if (this.#watched.has(pad)) queueMicrotask(watching);
+    else {
+      const waiters = this.#waiters.get(pad) ?? [];
+      waiters.push(watching);
+      this.#waiters.set(pad, waiters);
+    }
+    return stop;
   }
 
   onChange(pad: string, listener: ChangeListener): () => void {
@@ -131,6 +147,8 @@ export class RemoteSuggestions implements Suggestions {
     this.#closed = true;
     for (const poll of this.#polls.values()) poll.abort();
     this.#polls.clear();
+    this.#watched.clear();
+    this.#waiters.clear();
   }
 
   #path(pad: string, id: string): string {
@@ -158,6 +176,8 @@ export class RemoteSuggestions implements Suggestions {
       if (this.#decisions.has(pad) || this.#changes.has(pad)) return;
       this.#polls.get(pad)?.abort();
       this.#polls.delete(pad);
+      this.#watched.delete(pad);
+      this.#waiters.delete(pad);
     };
   }
 
@@ -193,6 +213,11 @@ export class RemoteSuggestions implements Suggestions {
         this.#changes.tell(pad, undefined);
       }
       statuses = now;
+      if (!this.#watched.has(pad)) {
+        this.#watched.add(pad);
+        for (const watching of this.#waiters.get(pad) ?? []) watching();
+        this.#waiters.delete(pad);
+      }
     }
   }
 

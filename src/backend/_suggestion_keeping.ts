@@ -37,10 +37,16 @@ export interface Suggestions {
   ): Promise<SuggestionDecision>;
   /** Withdraw a pending suggestion; only the agent that made it may. */
   withdraw(pad: string, id: string, agent: string): Promise<SuggestionDecision>;
-  /** Be told of each decision on `pad`; returns the unsubscribe. */
+  /**
+   * Be told of each decision on `pad`; returns the unsubscribe. `watching`,
+   * if given, is called once every decision made from then on reaches
+   * `listener` (a poll has read the pad's current records): a look for
+   * earlier decisions made after it misses none.
+   */
   onDecision(
     pad: string,
     listener: (record: SuggestionEntry) => void,
+    watching?: () => void,
   ): () => void;
   /** Be told of every hold and decision on `pad`; returns the unsubscribe. */
   onChange(pad: string, listener: ChangeListener): () => void;
@@ -105,8 +111,9 @@ export class ChosenSuggestions implements Suggestions {
   onDecision(
     pad: string,
     listener: (record: SuggestionEntry) => void,
+    watching?: () => void,
   ): () => void {
-    return this.#later((chosen) => chosen.onDecision(pad, listener));
+    return this.#later((chosen) => chosen.onDecision(pad, listener, watching));
   }
 
   onChange(pad: string, listener: ChangeListener): () => void {

@@ -268,19 +268,21 @@ export class SuggestionBook implements Suggestions {
   }
 
   /**
-   * Be told of each decision this process makes on `pad`.
-   *
-   * @returns Unsubscribes.
+   * Be told of each decision this process makes on `pad`, as it is made
+   * (so `watching`, if given, is called at once); returns the unsubscribe.
    */
-  onDecision(pad: string, listener: DecisionListener): () => void {
+  onDecision(
+    pad: string,
+    listener: DecisionListener,
+    watching?: () => void,
+  ): () => void {
+    if (watching !== undefined) queueMicrotask(watching);
     return this.#listeners.add(pad, listener);
   }
 
   /**
    * Hear of every suggestion held on `pad` and every decision there, in
-   * this process (a person's view of the pad follows them).
-   *
-   * @returns Unsubscribes.
+   * this process (a person's view follows them); returns the unsubscribe.
    */
   onChange(pad: string, listener: ChangeListener): () => void {
     return this.#changes.add(pad, listener);

@@ -84,10 +84,11 @@ export function decisionWake(
         (found) => found.length > 0 && wake(),
         () => {/* Unreachable store: the next look, or the timeout. */},
       );
-    void look();
+    // The first look once the book is watching: a decision made before
+    // its first read is found by the look, one after it is told.
     const stop = book.onDecision(padId, (record) => {
       if (record.agent === context.agent) wake();
-    });
+    }, () => void look());
     const poll = context.backend.state.kind === "redis"
       ? setInterval(look, POLL_MS)
       : undefined;

@@ -3,6 +3,7 @@ import { startPadServer } from "../../src/testing/mod.ts";
 import { structured } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
 import { agentApi, agentProcess, SECRET } from "./_agents.ts";
+import { holdingProxy } from "./_holding_proxy.ts";
 
 /** `GET /api/suggestions/{pad}`'s JSON. */
 async function listed(url: string, pad: string) {
@@ -347,4 +348,48 @@ Deno.test("on a shared pad server only the agent that made a suggestion withdraw
   assert.equal(shown?.status, "withdrawn");
   assert.equal(await decide(pads.url, "take", id, "accept"), 409);
   assert.equal(await (await fetch(`${pads.url}/api/text/take`)).text(), "a\n");
+});
+
+Deno.test("a wait that starts as a person decides hears the decision at once, even when the decision falls between the agent's first look and its first poll", async () => {
+  await using pads = await startPadServer({ agentSecret: SECRET });
+  // The agent's first poll of the pad's suggestions is held back while the
+  // person decides: the poll then reads the decision as the pad's state.
+  await using proxy = holdingProxy(
+    pads.url,
+    "GET /api/agent/suggestions/race?since=-1",
+  );
+  await using agent = await agentProcess(proxy.url);
+  structured(
+    await agent.call("append_to_document", { id: "race", text: "one\n" }),
+  );
+  const made = structured(
+    await agent.call("replace_in_document", {
+      id: "race",
+      search: "one",
+      replace: "ONE",
+      suggest: true,
+    }),
+  );
+  const started = performance.now();
+  const waiting = agent.call("wait_for_change", {
+    id: "race",
+    since_revision: made.revision as number,
+    timeout_seconds: 8,
+  });
+  await proxy.held;
+  // Long enough for a look the wait made at its start to be answered.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(
+    await decide(pads.url, "race", String(made.suggestion_id), "reject"),
+    200,
+  );
+  proxy.release();
+  const heard = structured(await waiting);
+  assert.equal(heard.timed_out, false);
+  assert.deepEqual(
+    (heard.decisions as { suggestion_id: string; status: string }[])
+      .map((d) => [d.suggestion_id, d.status]),
+    [[String(made.suggestion_id), "rejected"]],
+  );
+  assert.ok(performance.now() - started < 5000);
 });
