@@ -125,22 +125,15 @@ export class RemoteSuggestions implements Suggestions {
     listener: (record: SuggestionEntry) => void,
     watching?: () => void,
   ): () => void {
-    const stop = this.#follow(pad, this.#decisions.add(pad, listener));
-    if (watching === undefined) return stop;
-    // Only a decision after the poll's first read is told as one: a look
-    // for earlier ones must come after that read, or one made in between
-    // is missed until the wait times out.
-    if (this.#watched.has(pad)) queueMicrotask(watching);
-    else {
-      const waiters = this.#waiters.get(pad) ?? [];
-      waiters.push(watching);
-      this.#waiters.set(pad, waiters);
-    }
-    return stop;
+    return this.#follow(pad, this.#decisions.add(pad, listener), watching);
   }
 
-  onChange(pad: string, listener: ChangeListener): () => void {
-    return this.#follow(pad, this.#changes.add(pad, listener));
+  onChange(
+    pad: string,
+    listener: ChangeListener,
+    watching?: () => void,
+  ): () => void {
+    return this.#follow(pad, this.#changes.add(pad, listener), watching);
   }
 
   close(): void {
@@ -164,12 +157,24 @@ export class RemoteSuggestions implements Suggestions {
     return { ok: true, suggestion: body as SuggestionView };
   }
 
-  /** Poll `pad` while anyone here listens; `stop` ends one listener. */
-  #follow(pad: string, stop: () => void): () => void {
+  /**
+   * Poll `pad` while anyone here listens; `stop` ends one listener.
+   * `watching` is called once the poll has read the pad: only a change
+   * after that read is told as one, so a look for earlier ones must come
+   * after it, or one made in between is missed until a wait times out.
+   */
+  #follow(pad: string, stop: () => void, watching?: () => void): () => void {
     if (!this.#polls.has(pad) && !this.#closed) {
       const poll = new AbortController();
       this.#polls.set(pad, poll);
       void this.#poll(pad, poll.signal);
+    }
+    if (watching !== undefined && this.#watched.has(pad)) {
+      queueMicrotask(watching);
+    } else if (watching !== undefined) {
+      const waiters = this.#waiters.get(pad) ?? [];
+      waiters.push(watching);
+      this.#waiters.set(pad, waiters);
     }
     return () => {
       stop();

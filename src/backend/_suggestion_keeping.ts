@@ -48,8 +48,15 @@ export interface Suggestions {
     listener: (record: SuggestionEntry) => void,
     watching?: () => void,
   ): () => void;
-  /** Be told of every hold and decision on `pad`; returns the unsubscribe. */
-  onChange(pad: string, listener: ChangeListener): () => void;
+  /**
+   * Be told of every hold and decision on `pad`; returns the unsubscribe.
+   * `watching`, if given, is called as for `onDecision`.
+   */
+  onChange(
+    pad: string,
+    listener: ChangeListener,
+    watching?: () => void,
+  ): () => void;
   /** Stop timers and polls. */
   close(): void;
 }
@@ -116,8 +123,12 @@ export class ChosenSuggestions implements Suggestions {
     return this.#later((chosen) => chosen.onDecision(pad, listener, watching));
   }
 
-  onChange(pad: string, listener: ChangeListener): () => void {
-    return this.#later((chosen) => chosen.onChange(pad, listener));
+  onChange(
+    pad: string,
+    listener: ChangeListener,
+    watching?: () => void,
+  ): () => void {
+    return this.#later((chosen) => chosen.onChange(pad, listener, watching));
   }
 
   close(): void {

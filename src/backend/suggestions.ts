@@ -267,10 +267,7 @@ export class SuggestionBook implements Suggestions {
     return { ok: true, suggestion: viewOf(record, "") };
   }
 
-  /**
-   * Be told of each decision this process makes on `pad`, as it is made
-   * (so `watching`, if given, is called at once); returns the unsubscribe.
-   */
+  /** Decisions made here on `pad`, told as made (`watching`: at once). */
   onDecision(
     pad: string,
     listener: DecisionListener,
@@ -280,11 +277,13 @@ export class SuggestionBook implements Suggestions {
     return this.#listeners.add(pad, listener);
   }
 
-  /**
-   * Hear of every suggestion held on `pad` and every decision there, in
-   * this process (a person's view follows them); returns the unsubscribe.
-   */
-  onChange(pad: string, listener: ChangeListener): () => void {
+  /** Holds and decisions made here on `pad` (`watching`: at once). */
+  onChange(
+    pad: string,
+    listener: ChangeListener,
+    watching?: () => void,
+  ): () => void {
+    if (watching !== undefined) queueMicrotask(watching);
     return this.#changes.add(pad, listener);
   }
 
