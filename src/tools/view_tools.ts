@@ -181,30 +181,31 @@ export const viewWaitPadTool: ToolDefinition = defineTool({
       // A pad that restarted is shown anew.
       restartEnds: true,
       also: (wake) => {
-        const stopBook = book.onChange(args.id, wake);
+        // A suggestion held or decided since the view's last answer: looked
+        // for once the book is watching, so none falls between.
+        const look = () =>
+          void book.list(args.id).then((list) => {
+            const pending = list.suggestions
+              .filter((s) => s.status === "pending").map((s) => s.id);
+            const shown = new Set(args.shown);
+            const moved = args.people_stamp !== undefined &&
+              args.people_stamp !== stampOf(peopleOf(session, list));
+            if (
+              moved || pending.length !== shown.size ||
+              pending.some((id) => !shown.has(id))
+            ) {
+              wake();
+            }
+          }, () => {/* The pad's revision or the timeout ends the wait. */});
+        const stopBook = book.onChange(args.id, wake, look);
         // People's carets and arrivals are what the view shows too.
         const stopPeople = session.subscribe((event) => {
           if (event.type === "cursor" || event.type === "users") wake();
         });
-        const stop = () => {
+        return () => {
           stopBook();
           stopPeople();
         };
-        // A suggestion held or decided since the view's last answer.
-        void book.list(args.id).then((list) => {
-          const pending = list.suggestions.filter((s) => s.status === "pending")
-            .map((s) => s.id);
-          const shown = new Set(args.shown);
-          const moved = args.people_stamp !== undefined &&
-            args.people_stamp !== stampOf(peopleOf(session, list));
-          if (
-            moved || pending.length !== shown.size ||
-            pending.some((id) => !shown.has(id))
-          ) {
-            wake();
-          }
-        }, () => {/* The pad's revision or the timeout ends the wait. */});
-        return stop;
       },
     });
     return await padForView(context, args.id);

@@ -4,6 +4,9 @@ import { structured } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
 import { agentApi, agentProcess, SECRET } from "./_agents.ts";
 import { holdingProxy } from "./_holding_proxy.ts";
+import { spawnCli } from "../_http.ts";
+import { childEnv } from "../_child_env.ts";
+import { uiClient } from "../mcp/_ui_client.ts";
 
 /** `GET /api/suggestions/{pad}`'s JSON. */
 async function listed(url: string, pad: string) {
@@ -392,4 +395,48 @@ Deno.test("a wait that starts as a person decides hears the decision at once, ev
     [[String(made.suggestion_id), "rejected"]],
   );
   assert.ok(performance.now() - started < 5000);
+});
+
+Deno.test("the pad's view waiting as an agent holds a suggestion answers at once, even when the hold falls between the view's first look and its server's first poll", async () => {
+  await using pads = await startPadServer({ agentSecret: SECRET });
+  await using proxy = holdingProxy(
+    pads.url,
+    "GET /api/agent/suggestions/view-race?since=-1",
+  );
+  await using server = await spawnCli(
+    childEnv({ RUSTPAD_URL: proxy.url, RUSTPAD_AGENT_SECRET: SECRET }),
+  );
+  await using ui = await uiClient(server.url);
+  await ui.call("append_to_document", { id: "view-race", text: "one\n" });
+  const shown = (await ui.call("view_read_pad", { id: "view-race" }))
+    .structuredContent as { revision: number };
+  await using agent = await agentProcess(pads.url);
+  structured(await agent.call("get_document", { id: "view-race" }));
+  const started = performance.now();
+  const waiting = ui.call("view_wait_pad", {
+    id: "view-race",
+    since_revision: shown.revision,
+    shown: [],
+    timeout_seconds: 8,
+  });
+  await proxy.held;
+  // Long enough for a look the wait made at its start to be answered.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const made = structured(
+    await agent.call("replace_in_document", {
+      id: "view-race",
+      search: "one",
+      replace: "ONE",
+      suggest: true,
+    }),
+  );
+  proxy.release();
+  const answer = (await waiting).structuredContent as {
+    suggestions: { id: string }[];
+  };
+  assert.ok(performance.now() - started < 5000);
+  assert.deepEqual(
+    answer.suggestions.map((s) => s.id),
+    [made.suggestion_id],
+  );
 });
