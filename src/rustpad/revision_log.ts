@@ -115,6 +115,8 @@ export class RevisionLog {
    * @param entry The operation, its author and inverse (or where the
    * inverse is made on first use).
    * @returns The entry as logged, with its revision.
+   * @throws {RangeError} If a deferred inverse's index is not among its
+   * inverses; nothing is logged then.
    */
   append(entry: NextOperation): LoggedOperation {
     const logged = new Logged(this.#revision, entry);
@@ -222,12 +224,9 @@ class Logged implements LoggedOperation {
     this.revision = revision;
     this.author = entry.author;
     this.operation = entry.operation;
-    const inverse = entry.inverse;
-    this.#inverse = inverse;
+    this.#inverse = entry.inverse;
     this.units = insertedUnits(entry.operation.components) +
-      (inverse instanceof TextOperation
-        ? insertedUnits(inverse.components)
-        : inverse.inverses.deletedUnits[inverse.index]!);
+      invertedUnits(entry.inverse);
   }
 
   get inverse(): TextOperation {
@@ -237,4 +236,18 @@ class Logged implements LoggedOperation {
     this.#inverse = made;
     return made;
   }
+}
+
+/** The UTF-16 units `inverse` inserts, made or deferred. */
+function invertedUnits(inverse: NextOperation["inverse"]): number {
+  if (inverse instanceof TextOperation) {
+    return insertedUnits(inverse.components);
+  }
+  const units = inverse.inverses.deletedUnits[inverse.index];
+  if (units === undefined) {
+    throw new RangeError(
+      `Cannot log the operation as its deferred inverse ${inverse.index} is not among them: current count is ${inverse.inverses.deletedUnits.length}`,
+    );
+  }
+  return units;
 }

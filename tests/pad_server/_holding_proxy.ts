@@ -2,8 +2,9 @@
 // first HTTP request whose request line starts with a given prefix until
 // the test releases it: the way to put a person's action between two of an
 // agent's requests, in that order, every time. Requests are read head by
-// head (a body by its content-length); after a WebSocket upgrade the
-// connection is piped as it is.
+// head (a body by its content-length, as every request of the agent's
+// link carries one; a chunked body is not read); after a WebSocket upgrade
+// the connection is piped as it is.
 
 const HEAD_END = "\r\n\r\n";
 

@@ -133,3 +133,18 @@ Deno.test("`RevisionLog` bounds entries whose inverses are deferred by the units
     log.textAt(299, buffer),
   );
 });
+
+Deno.test("`RevisionLog.append()` refuses a deferred inverse whose index is not among its inverses, naming it, and logs nothing", () => {
+  const buffer = new TextBuffer("");
+  const operation = TextOperation.fromJSON(["hi"]);
+  const inverses = buffer.applyAllDeferringInverses([operation]);
+  const log = new RevisionLog();
+  assert.throws(
+    () => log.append({ author: 1, operation, inverse: { inverses, index: 1 } }),
+    /^RangeError: Cannot log the operation as its deferred inverse 1 is not among them: current count is 1$/,
+  );
+  assert.equal(log.revision, 0);
+  log.append({ author: 1, operation, inverse: { inverses, index: 0 } });
+  assert.equal(log.revision, 1);
+  assert.equal(log.textAt(0, buffer), "");
+});
