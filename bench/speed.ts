@@ -8,7 +8,8 @@
  * - the compatible pad server against a bare `Deno.serve` (`GET` of the
  *   same text, a WebSocket echo), so a bench on it measures us, not it;
  * - a warm `append_to_document` against an MCP `ping` plus a raw socket's
- *   edit round trip, on a small pad and on the busy one;
+ *   edit round trip (small and busy pads), and against a bare SDK tool
+ *   making that edit (`_sdk_share_rows.ts`): the SDK's share and ours;
  * - whole `get_document`, `get_changes` of the whole pad against it, a
  *   2,000-line `read_lines`, literal and regex `search_document` and a
  *   10-edit `edit_document` on the busy pad against a bare `GET` of it;
@@ -71,6 +72,7 @@ import { appendInsideRow, loadRows } from "./_era_rows.ts";
 import { startRows } from "./_start_row.ts";
 import { coldRows } from "./_cold_rows.ts";
 import { concurrentRow } from "./_concurrent_row.ts";
+import { sdkShareRows } from "./_sdk_share_rows.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const QUICK = Deno.args.includes("--quick");
@@ -266,22 +268,24 @@ const mcp = await stdioClient("mod.ts", pad.url);
 // difference from the era's.
 const modern = await modernStdioClient(pad.url);
 const v2Legacy = await modernStdioClient(pad.url, false);
-// The warm append end to end too: the SDK client's own cost is in both.
-const sdkPing = await timed(many, () => mcp.ping());
+// The warm append end to end: the SDK client's own cost is in both. Alone,
+// in a server of its own, as its floor is; then in turn for the eras.
 const append = (client: typeof mcp | typeof modern, id: string) => () =>
   callTool(client, "append_to_document", { id, text: "a\n" });
-const [sdkAppend, modernAppend, v2LegacyAppend] = await timedInTurn(many, [
-  append(mcp, "bench-e2e"),
+const alone = await stdioClient("mod.ts", pad.url);
+const sdkPing = await timed(many, () => alone.ping());
+const sdkAppend = await timed(many, append(alone, "bench-e2e"));
+await alone.close();
+await timed(many, () => mcp.ping()); // as warm as the era rows always were
+const [legacyAppend, modernAppend, v2LegacyAppend] = await timedInTurn(many, [
+  append(mcp, "bench-e2e-turn"),
   append(modern, "bench-e2e-2026"),
   append(v2Legacy, "bench-e2e-v2"),
 ]);
-notes.push(
-  `append end to end: ${sdkAppend.toFixed(2)} ms (1.x client), ${
-    v2LegacyAppend.toFixed(2)
-  } ms (v2 client, 2025 era), ${
-    modernAppend.toFixed(2)
-  } ms (v2 client, 2026 era)`,
+const inTurn = [legacyAppend, v2LegacyAppend, modernAppend].map((ms, i) =>
+  `${ms.toFixed(2)} ms (${["1.x client", "v2, 2025 era", "v2, 2026 era"][i]})`
 );
+notes.push(`append end to end in turn: ${inTurn.join(", ")}`);
 row(
   "append end to end (SDK)",
   sdkAppend,
@@ -289,6 +293,11 @@ row(
   sdkPing + smallRtt,
   1.5,
 );
+// The same two appends against a bare SDK server's: the SDK's share.
+const ours = { ping, rawEdit: smallRtt, append: appendSmall };
+const share = await sdkShareRows(env, many, { ...ours, endToEnd: sdkAppend });
+rows.push(...share.rows);
+notes.push(share.note);
 const [endToEnd, modernRead] = await timedInTurn(runs, [
   () => callTool(mcp, "get_document", { id: BUSY }),
   () => callTool(modern, "get_document", { id: BUSY }),
@@ -326,7 +335,7 @@ row(
   "append end to end (v2 client, 2026-07-28)",
   modernAppend,
   "the 2025-era row",
-  sdkAppend,
+  legacyAppend,
   1.1,
 );
 row(
