@@ -33,4 +33,8 @@ server.registerTool(
     return { content: [{ type: "text", text: `Appended to ${id}.` }] };
   },
 );
+// Its sockets would keep the process alive once stdin closes.
+server.server.onclose = async () => {
+  for (const socket of sockets.values()) (await socket).close();
+};
 await server.connect(new StdioServerTransport());
