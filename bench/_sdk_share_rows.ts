@@ -3,7 +3,7 @@
 // SDK's own tool call costs over a ping and a raw edit, so each append row
 // can say how much of its time is the floor's, the SDK's and ours. Inside
 // the server (timed by a bare JSON-RPC peer) and end to end (through the
-// 1.x SDK client, whose own share is the difference).
+// 1.x SDK client).
 
 import { RawRpc } from "./_raw_rpc.ts";
 import {
