@@ -40,8 +40,8 @@ export async function serveStdio(
   const server = createServer(config, backend === undefined ? {} : { backend });
   const transport = new LineTransport({
     maxLineBytes: config.maxMessageBytes,
-    input: Deno.stdin.readable,
-    output: Deno.stdout.writable,
+    input: Deno.stdin,
+    output: Deno.stdout,
     log: (line) => console.error(line),
   });
   await server.connect(transport);
