@@ -5,10 +5,14 @@
 // as it streams by, never held, and answered with a JSON-RPC error; so is a
 // line that is not JSON-RPC; the lines after it are served as usual.
 //
-// It reads and writes the file itself (`Deno.stdin.read`, `Deno.stdout.write`)
-// rather than through `Deno.stdin.readable` and `Deno.stdout.writable`: the
-// web streams' machinery took about 110 µs of every message's 400 or so
-// (a CPU profile of 1,500 pings, issue 32), more than the SDK's handling.
+// It reads and writes the files themselves, not `Deno.stdin.readable` and
+// `Deno.stdout.writable`: the web streams' machinery took about 110 µs of
+// every message's 400 or so (a CPU profile of 1,500 pings, issue 32), more
+// than the SDK's handling. A line that fits a pipe's buffer is written
+// synchronously, as Node writes stdout to a pipe on Linux (so every Node
+// MCP server does): the asynchronous write's trip to a blocking thread cost
+// another 50 to 100 µs. A longer line (a big pad's text) is written
+// asynchronously, so a client reading it slowly does not stall the server.
 
 // @ts-types="@modelcontextprotocol/server"
 import {
@@ -32,6 +36,8 @@ export interface LineInput {
 export interface LineOutput {
   /** Write some of `bytes`; the count written. */
   write(bytes: Uint8Array): Promise<number>;
+  /** Write some of `bytes` now, blocking; the count written. */
+  writeSync(bytes: Uint8Array): number;
 }
 
 /** Where the transport reads, writes and reports. */
@@ -47,6 +53,8 @@ export interface LineTransportOptions {
 const NEWLINE = 10;
 /** The read buffer's size, reused for every read. */
 const READ_BYTES = 65536;
+/** Lines up to this many bytes are written synchronously: a pipe holds 64 KiB. */
+const SYNC_WRITE_BYTES = 16384;
 const decoder = new TextDecoder();
 
 /** JSON-RPC over newline-delimited stdin and stdout, with a line cap. */
@@ -57,8 +65,10 @@ export class LineTransport implements Transport {
 
   readonly #options: LineTransportOptions;
   readonly #lines = new LineEncoder();
-  /** The last write: the next one starts once it has settled. */
+  /** The last asynchronous write: the next write waits until it settles. */
   #writing: Promise<void> = Promise.resolve();
+  /** Asynchronous writes not yet settled. */
+  #unsettled = 0;
   readonly #ended = Promise.withResolvers<void>();
   /** The current line's bytes so far, while it is within the cap. */
   #parts: Uint8Array[] = [];
@@ -105,11 +115,22 @@ export class LineTransport implements Transport {
    */
   #write(bytes: Uint8Array): Promise<void> {
     const { output } = this.#options;
+    if (this.#unsettled === 0 && bytes.length <= SYNC_WRITE_BYTES) {
+      try {
+        for (let at = 0; at < bytes.length;) {
+          at += output.writeSync(bytes.subarray(at));
+        }
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    this.#unsettled++;
     const written = this.#writing.then(async () => {
       for (let at = 0; at < bytes.length;) {
         at += await output.write(bytes.subarray(at));
       }
-    });
+    }).finally(() => this.#unsettled--);
     this.#writing = written.catch(() => {});
     return written;
   }

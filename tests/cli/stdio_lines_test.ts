@@ -179,3 +179,59 @@ Deno.test("Long reads' answer lines hold the pad's text exactly, in structuredCo
     );
   }
 });
+
+Deno.test("Short answers written while long ones wait for a slow reader come after them, each on a whole line of its own", async () => {
+  // Long lines are written asynchronously and short ones at once: a ping
+  // answered while a big read's line is still going out (the client has
+  // not read the pipe empty yet) must wait for it, not cut into it.
+  const text = "a line of the long pad\n".repeat(4000);
+  await using pads = await startPadServer({ pads: { long: { text } } });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD],
+    env: { RUSTPAD_URL: pads.url, NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(line(INITIALIZE));
+  await writer.write(line(INITIALIZED));
+  for (let round = 0; round < 10; round++) {
+    await writer.write(line({
+      jsonrpc: "2.0",
+      id: 100 + round,
+      method: "tools/call",
+      params: { name: "get_document", arguments: { id: "long" } },
+    }));
+  }
+  // Read nothing for a while: the pipe fills with the first long line, the
+  // others wait; then ask for short answers, and read slowly to the end.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  for (let id = 200; id < 230; id++) {
+    await writer.write(line({ jsonrpc: "2.0", id, method: "ping" }));
+  }
+  await writer.close();
+  let output = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    output += decoder.decode(chunk, { stream: true });
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  assert.equal((await child.status).code, 0);
+  // Every line parses: none was cut into by another.
+  const messages = output.trim().split("\n").map((text) =>
+    JSON.parse(text) as {
+      id?: number;
+      result: { structuredContent?: { text: string } };
+    }
+  );
+  const answers = messages.filter((message) => message.id !== undefined);
+  assert.deepEqual(answers.map((answer) => answer.id!).sort((a, b) => a - b), [
+    1,
+    ...Array.from({ length: 10 }, (_, i) => 100 + i),
+    ...Array.from({ length: 30 }, (_, i) => 200 + i),
+  ]);
+  for (const answer of answers.filter((a) => a.id! >= 100 && a.id! < 200)) {
+    assert.equal(answer.result.structuredContent?.text, text);
+  }
+});
