@@ -5,11 +5,12 @@
 // so on a 200,000-code-point pad most of the time of sending went into
 // escaping and encoding the same text a second time. Here a long string of
 // `structuredContent` that a text block also holds is escaped and encoded
-// once and copied into both places; every other message is
-// JSON.stringify's, byte for byte.
+// once (as bytes, _json_string_bytes.ts) and copied into both places; every
+// other message is JSON.stringify's, byte for byte.
 
 // @ts-types="@modelcontextprotocol/server"
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
+import { JsonStringBytes } from "./_json_string_bytes.ts";
 
 /** Strings shorter than this are escaped twice: it costs less than a search. */
 const SHARED_TEXT_MIN = 8192;
@@ -41,8 +42,8 @@ function openObject(value: Json, ...omit: string[]): string {
 }
 
 /**
- * A message's line in three pieces around two copies of one escaped
- * string (without its quotes), or undefined if it has no text held twice.
+ * A message's line in three pieces around two copies of one string
+ * (escaped, without its quotes), or undefined if it has no text held twice.
  */
 function splitLine(
   message: JSONRPCMessage,
@@ -77,7 +78,7 @@ function splitLine(
   const prefix = JSON.stringify(block.text.slice(0, at)).slice(0, -1);
   const suffix = JSON.stringify(block.text.slice(at + text.length)).slice(1);
   return {
-    shared: JSON.stringify(text).slice(1, -1),
+    shared: text,
     pieces: [
       `${openObject(message as Json, "result")}"result":${
         openObject(result, "content", "structuredContent")
@@ -103,6 +104,7 @@ function splitLine(
  */
 export class LineEncoder {
   #spare: Uint8Array | undefined;
+  readonly #strings = new JsonStringBytes(MAX_SPARE);
 
   /**
    * Encode `message` and hand its bytes to `write`, which must be done
@@ -113,32 +115,43 @@ export class LineEncoder {
     write: (bytes: Uint8Array) => Promise<void>,
   ): Promise<void> {
     const split = splitLine(message);
-    const pieces = split?.pieces ?? [`${JSON.stringify(message)}\n`];
-    const shared = split?.shared ?? "";
-    const units = pieces.reduce((sum, piece) => sum + piece.length, 0) +
-      2 * shared.length;
-    if (units < LONG_LINE) {
-      await write(encoder.encode(pieces.join(shared)));
+    if (split === undefined) {
+      const line = `${JSON.stringify(message)}\n`;
+      if (line.length < LONG_LINE) {
+        await write(encoder.encode(line));
+        return;
+      }
+      // At most 3 UTF-8 bytes for each UTF-16 unit.
+      const buffer = this.#borrow(3 * line.length);
+      try {
+        await write(
+          buffer.subarray(0, encoder.encodeInto(line, buffer).written),
+        );
+      } finally {
+        this.#giveBack(buffer);
+      }
       return;
     }
-    // At most 3 UTF-8 bytes for each UTF-16 unit.
-    const buffer = this.#borrow(3 * units);
+    const shared = this.#strings.of(split.shared);
+    const [first, second, third] = split.pieces;
+    const units = first.length + second.length + third.length;
+    const buffer = this.#borrow(3 * units + 2 * shared.length);
     try {
-      const [first, second, third] = pieces;
-      let at = encoder.encodeInto(first!, buffer).written;
-      if (split !== undefined) {
-        const start = at;
-        at += encoder.encodeInto(shared, buffer.subarray(at)).written;
-        const end = at;
-        at += encoder.encodeInto(second!, buffer.subarray(at)).written;
-        buffer.copyWithin(at, start, end);
-        at += end - start;
-        at += encoder.encodeInto(third!, buffer.subarray(at)).written;
-      }
+      let at = encoder.encodeInto(first, buffer).written;
+      buffer.set(shared, at);
+      at += shared.length;
+      at += encoder.encodeInto(second, buffer.subarray(at)).written;
+      buffer.set(shared, at);
+      at += shared.length;
+      at += encoder.encodeInto(third, buffer.subarray(at)).written;
       await write(buffer.subarray(0, at));
     } finally {
-      if (buffer.length <= MAX_SPARE) this.#spare = buffer;
+      this.#giveBack(buffer);
     }
+  }
+
+  #giveBack(buffer: Uint8Array): void {
+    if (buffer.length <= MAX_SPARE) this.#spare = buffer;
   }
 
   /** The spare buffer if it holds `size` bytes, else a new one. */
