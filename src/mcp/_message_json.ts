@@ -11,9 +11,12 @@
 // @ts-types="@modelcontextprotocol/server"
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { JsonStringBytes } from "./_json_string_bytes.ts";
+import {
+  type BlockEnds,
+  SHARED_TEXT_MIN,
+  takeBlockEnds,
+} from "./_shared_texts.ts";
 
-/** Strings shorter than this are escaped twice: it costs less than a search. */
-const SHARED_TEXT_MIN = 8192;
 /** Lines longer than this (in UTF-16 units) are encoded into a kept buffer. */
 const LONG_LINE = 65536;
 /**
@@ -42,6 +45,37 @@ function openObject(value: Json, ...omit: string[]): string {
 }
 
 /**
+ * Where `text` sits in `content`: the index of the text block holding it,
+ * and what that block holds before and after it. The adapter's note for
+ * the answer to request `id`, when there is one, saves reading the block,
+ * which may still be its parts: a search would copy them into one string.
+ */
+function findShared(
+  id: unknown,
+  content: unknown[],
+  text: string,
+): { index: number; ends: BlockEnds } | undefined {
+  const blocks = content.flatMap((block, index) =>
+    isObject(block) && typeof block.text === "string"
+      ? [{ index, text: block.text }]
+      : []
+  );
+  if (typeof id === "string" || typeof id === "number") {
+    const length = blocks.length === 1 ? blocks[0]!.text.length : -1;
+    const ends = takeBlockEnds(id, text, length);
+    if (ends !== undefined) return { index: blocks[0]!.index, ends };
+  }
+  for (const block of blocks) {
+    const at = block.text.indexOf(text);
+    if (at === -1) continue;
+    const before = block.text.slice(0, at);
+    const after = block.text.slice(at + text.length);
+    return { index: block.index, ends: { before, after } };
+  }
+  return undefined;
+}
+
+/**
  * A message's line in three pieces around two copies of one string
  * (escaped, without its quotes), or undefined if it has no text held twice.
  */
@@ -58,13 +92,9 @@ function splitLine(
   });
   if (key === undefined) return undefined;
   const text = structuredContent[key] as string;
-  let at = -1;
-  const index = content.findIndex((block) => {
-    if (!isObject(block) || typeof block.text !== "string") return false;
-    at = block.text.indexOf(text);
-    return at !== -1;
-  });
-  if (index === -1) return undefined;
+  const found = findShared((message as { id?: unknown }).id, content, text);
+  if (found === undefined) return undefined;
+  const { index, ends } = found;
   const block = content[index] as Json & { text: string };
   const before = content.slice(0, index).map((item) =>
     `${JSON.stringify(item)},`
@@ -75,8 +105,8 @@ function splitLine(
   // Escaping is per character, so the escapes of the parts, joined, are
   // the escape of the whole (a surrogate pair split between two parts
   // comes out as two \u escapes, which a JSON reader joins again).
-  const prefix = JSON.stringify(block.text.slice(0, at)).slice(0, -1);
-  const suffix = JSON.stringify(block.text.slice(at + text.length)).slice(1);
+  const prefix = JSON.stringify(ends.before).slice(0, -1);
+  const suffix = JSON.stringify(ends.after).slice(1);
   return {
     shared: text,
     pieces: [

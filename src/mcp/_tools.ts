@@ -21,7 +21,8 @@ import { type ConfirmRoute, dialogRoute } from "./_eras.ts";
 import { hostSays, viewRefusal } from "./_app_view.ts";
 import { AnswerBudget } from "./_answer_budget.ts";
 import { padIdProblem } from "../rustpad/pad_id.ts";
-import { fenceUntrusted } from "../safety/untrusted.ts";
+import { fenceAround, fenceUntrusted } from "../safety/untrusted.ts";
+import { noteBlockEnds, SHARED_TEXT_MIN } from "./_shared_texts.ts";
 import {
   describeFailure,
   parseArguments,
@@ -141,7 +142,11 @@ export function registerTools(
         ) {
           context.openedPads.add(written);
         }
-        const result = confirm.finish(answer, ctx) ?? toCallToolResult(answer);
+        const result = confirm.finish(answer, ctx) ??
+          toCallToolResult(
+            answer,
+            ctx.http === undefined ? ctx.mcpReq.id : undefined,
+          );
         const refused = AnswerBudget.of(ctx.http?.req)?.take(
           result,
           `${name}`,
@@ -162,15 +167,42 @@ function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
-/** The SDK result of a tool's answer: its text parts joined, fenced where pad-derived. */
-function toCallToolResult(result: ToolResult): CallToolResult {
-  const text = result.text.map((part) =>
+/**
+ * The SDK result of a tool's answer: its text parts joined by newlines,
+ * fenced where pad-derived. A long pad-derived part that the structured
+ * answer also holds is not copied into the block: the block is left as its
+ * parts put together, and, when `noteAs` (a request id on stdio) is given,
+ * its ends are noted for the stdio line (_shared_texts.ts).
+ */
+function toCallToolResult(
+  result: ToolResult,
+  noteAs?: string | number,
+): CallToolResult {
+  const { text: parts, structuredContent } = result;
+  const fence = (part: ToolResult["text"][number]) =>
     typeof part === "string"
       ? part
-      : fenceUntrusted(part.untrusted, { source: part.source })
-  ).join("\n");
-  return {
-    content: [{ type: "text", text }],
-    structuredContent: result.structuredContent,
-  };
+      : fenceUntrusted(part.untrusted, { source: part.source });
+  const shared = parts.findIndex((part) =>
+    typeof part !== "string" && part.untrusted.length >= SHARED_TEXT_MIN &&
+    Object.values(structuredContent).includes(part.untrusted)
+  );
+  let text: string;
+  if (shared === -1) {
+    text = parts.map(fence).join("\n");
+  } else {
+    const part = parts[shared] as { untrusted: string; source: string };
+    const { opening, closing } = fenceAround(part.untrusted, {
+      source: part.source,
+    });
+    const before = parts.slice(0, shared).map((item) => `${fence(item)}\n`)
+      .join("") + opening;
+    const after = closing +
+      parts.slice(shared + 1).map((item) => `\n${fence(item)}`).join("");
+    text = before + part.untrusted + after;
+    if (noteAs !== undefined) {
+      noteBlockEnds(noteAs, part.untrusted, { before, after });
+    }
+  }
+  return { content: [{ type: "text", text }], structuredContent };
 }

@@ -21,7 +21,12 @@ export {
   type UsedTokens,
 } from "./confirmation.ts";
 export { EditIds, type EditRef } from "./edit_ids.ts";
-export { type FenceOptions, fenceUntrusted, quoteName } from "./untrusted.ts";
+export {
+  fenceAround,
+  type FenceOptions,
+  fenceUntrusted,
+  quoteName,
+} from "./untrusted.ts";
 export {
   type AuthoredOperation,
   type Conflict,
