@@ -164,6 +164,7 @@ export {
   type EditRef,
   type ElicitAnswer,
   type ElicitConfirm,
+  fenceAround,
   type FenceOptions,
   fenceUntrusted,
   findConflicts,

@@ -88,7 +88,7 @@ export function fenceUntrusted(
  *
  * @example
  * ```ts
- * import { fenceAround } from "./mod.ts";
+ * import { fenceAround } from "../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const { opening, closing } = fenceAround("hello", { source: "pad \"a\"" });
