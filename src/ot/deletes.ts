@@ -27,7 +27,9 @@ import type { TextOperation } from "./operation.ts";
 export function deletedRanges(operation: TextOperation): [number, number][] {
   const ranges: [number, number][] = [];
   let at = 0;
-  for (const component of operation.components) {
+  const { components } = operation;
+  for (let i = 0; i < components.length; i++) {
+    const component = components[i]!;
     if (typeof component !== "number") continue;
     if (component > 0) at += component;
     else {
