@@ -1,12 +1,12 @@
 // A long string as JSON writes it, in UTF-8 bytes, without its quotes: the
-// text a big read's answer carries twice. JSON.stringify and then
-// encodeInto took about 2.4 ms for the busy pad's 215,865 characters (V8's
-// escaping slows on text mixing ASCII and astral characters); encoding
-// natively and escaping the bytes took about 0.85 ms. The bytes are the
-// ones JSON.stringify gives: `"` and `\` escaped, the control characters
-// as \b \t \n \f \r or \u00xx, everything else as is. A string holding
-// half of a surrogate pair (which UTF-8 cannot carry, and JSON.stringify
-// writes as \udxxx) goes through JSON.stringify.
+// text a big read's answer carries twice. In a small script, JSON.stringify
+// and then encodeInto took about 2.4 ms for the busy pad's 215,865
+// characters (V8's escaping slows on text mixing ASCII and astral
+// characters); encoding natively and escaping the bytes, about 0.85 ms.
+// The bytes are the ones JSON.stringify gives: `"` and `\` escaped, the
+// control characters as \b \t \n \f \r or \u00xx, everything else as
+// is. A string holding half of a surrogate pair (which UTF-8 cannot carry,
+// and JSON.stringify writes as \udxxx) goes through JSON.stringify.
 
 const encoder = new TextEncoder();
 
@@ -18,14 +18,11 @@ const HEX_DIGITS = "0123456789abcdef";
 
 /** The letter of a control character's short escape (`\n`), or 0. */
 const SHORT_ESCAPES = new Uint8Array(0x20);
-for (
-  const [code, letter] of [[8, "b"], [9, "t"], [10, "n"], [12, "f"], [
-    13,
-    "r",
-  ]] as const
-) {
-  SHORT_ESCAPES[code] = letter.charCodeAt(0);
-}
+SHORT_ESCAPES[0x08] = 0x62; // \b
+SHORT_ESCAPES[0x09] = 0x74; // \t
+SHORT_ESCAPES[0x0a] = 0x6e; // \n
+SHORT_ESCAPES[0x0c] = 0x66; // \f
+SHORT_ESCAPES[0x0d] = 0x72; // \r
 
 /**
  * Escapes strings into buffers it keeps between calls, up to `maxKept`
