@@ -10,7 +10,10 @@
 // in place. A note never taken (a transport that serializes the message
 // itself) is dropped once MAX_NOTES newer ones are made.
 
-/** Strings shorter than this are not noted: escaping them twice costs less. */
+/**
+ * Strings shorter than this are escaped twice rather than shared (or noted):
+ * that costs less than finding them in the block.
+ */
 export const SHARED_TEXT_MIN = 8192;
 
 /** The most notes kept waiting for their answer's line. */

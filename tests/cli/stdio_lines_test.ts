@@ -25,6 +25,21 @@ function line(message: object | string): Uint8Array {
   );
 }
 
+/** A stdio server on `url`, its stdin and stdout piped. */
+function spawnStdio(
+  url: string,
+  env: Record<string, string> = {},
+  stderr: "piped" | "null" = "piped",
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD],
+    env: { RUSTPAD_URL: url, NO_COLOR: "1", ...env },
+    stdin: "piped",
+    stdout: "piped",
+    stderr,
+  }).spawn();
+}
+
 /** Pipe `lines` into a stdio server, close stdin, and collect everything. */
 async function pipeStdio(
   url: string,
@@ -33,13 +48,7 @@ async function pipeStdio(
 ): Promise<
   { code: number; answers: Record<string, unknown>[]; stderr: string }
 > {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD],
-    env: { RUSTPAD_URL: url, NO_COLOR: "1", ...env },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnStdio(url, env);
   const writing = (async () => {
     const writer = child.stdin.getWriter();
     for (const bytes of lines) await writer.write(bytes);
@@ -186,13 +195,7 @@ Deno.test("Short answers written while long ones wait for a slow reader come aft
   // not read the pipe empty yet) must wait for it, not cut into it.
   const text = "a line of the long pad\n".repeat(4000);
   await using pads = await startPadServer({ pads: { long: { text } } });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD],
-    env: { RUSTPAD_URL: pads.url, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
+  const child = spawnStdio(pads.url, {}, "null");
   const writer = child.stdin.getWriter();
   await writer.write(line(INITIALIZE));
   await writer.write(line(INITIALIZED));
