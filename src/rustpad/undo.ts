@@ -114,9 +114,7 @@ export class UndoHistory {
   record(owner: string, padId: string, entry: LoggedOperation): void {
     const key = keyOf(owner, padId);
     const actions = this.#pads.get(key) ?? [];
-    const known = actions.find((action) =>
-      action.kind !== "drop" && action.revision === entry.revision
-    );
+    const known = knownAt(actions, entry.revision);
     if (known?.kind === "undo") known.operation ??= entry.operation;
     if (known || entry.operation.isNoop()) return;
     const { revision, author, operation } = entry;
@@ -274,13 +272,13 @@ export class UndoHistory {
     return found.inverse;
   }
 
-  /** The revisions of the undoable edits, oldest first. */
-  #stack(key: string): number[] {
+  /** The revisions of the undoable edits, oldest first, `depth` at most. */
+  #stack(key: string, depth = this.#depth): number[] {
     const stack: number[] = [];
     for (const action of this.#pads.get(key) ?? []) {
       if (action.kind === "edit") {
         stack.push(action.revision);
-        if (stack.length > this.#depth) stack.shift();
+        if (stack.length > depth) stack.shift();
       } else {
         const index = stack.lastIndexOf(action.undone);
         if (index !== -1) stack.splice(index, 1);
@@ -334,16 +332,23 @@ export class UndoHistory {
     }
   }
 
-  /** Insert in history order, then forget what no undo can need. */
+  /**
+   * Insert in history order, then, once the record holds four times the
+   * depth, forget what no undo can need. Trimming reads the whole record:
+   * done on every edit, each write paid for a hundred actions.
+   */
   #insert(key: string, actions: Action[], action: Action): void {
     this.#restarted.delete(key);
     let index = actions.length;
     while (index > 0 && order(actions[index - 1]!) > order(action)) index--;
     actions.splice(index, 0, action);
     this.#pads.set(key, actions);
+    if (actions.length <= 4 * this.#depth) return;
     // A rebuild starts at an edit still on the stack: what came before the
-    // oldest one is never read again.
-    const oldest = this.#stack(key)[0];
+    // oldest one is never read again. The stack is taken twice as deep, as
+    // an undo recorded before it is marked counts as an edit until then and
+    // pushes the oldest true entry out.
+    const oldest = this.#stack(key, 2 * this.#depth)[0];
     const keep = oldest === undefined
       ? actions.length
       : actions.findIndex((action) => order(action) >= oldest);
@@ -358,6 +363,22 @@ export class UndoHistory {
 /** One undo stack per owner (an agent) and pad. */
 function keyOf(owner: string, padId: string): string {
   return `${owner}\u0000${padId}`;
+}
+
+/**
+ * The edit or undo recorded at `revision`, searched from the newest: an
+ * edit's own record is nearly always the last one.
+ */
+function knownAt(
+  actions: readonly Action[],
+  revision: number,
+): Exclude<Action, { kind: "drop" }> | undefined {
+  for (let i = actions.length - 1; i >= 0; i--) {
+    const action = actions[i]!;
+    if (order(action) < revision) return undefined;
+    if (action.kind !== "drop" && action.revision === revision) return action;
+  }
+  return undefined;
 }
 
 /** Sort key: a drop at revision r comes before the operation at r. */

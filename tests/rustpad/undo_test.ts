@@ -69,6 +69,32 @@ Deno.test("UndoHistory keeps the newest 100 own edits per pad, newest first", ()
   assert.equal(history.latest("a", "q"), undefined);
 });
 
+Deno.test("UndoHistory undoes the same edits however long its record grows: 600 random edits, undos and people's appends against a model stack", () => {
+  const depth = 5;
+  const pad = new Pad();
+  const history = new UndoHistory(depth);
+  const model: string[] = [];
+  let seed = 7;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  for (let i = 0; i < 600; i++) {
+    const roll = random();
+    if (roll < 0.5) {
+      const token = `<${i}>`;
+      history.record("a", "p", pad.append(AGENT, token));
+      model.push(token);
+      if (model.length > depth) model.shift();
+    } else if (roll < 0.8 && model.length > 0) {
+      pad.undo(history);
+      const undone = model.pop()!;
+      assert.ok(!pad.text.toString().includes(undone), `step ${i}: ${undone}`);
+    } else {
+      pad.append(PERSON, ".");
+    }
+    assert.equal(history.count("a", "p"), model.length, `step ${i}`);
+    for (const token of model) assert.ok(pad.text.toString().includes(token));
+  }
+});
+
 Deno.test("UndoHistory ignores no-op edits", () => {
   const pad = new Pad("abc");
   const history = new UndoHistory();
