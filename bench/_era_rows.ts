@@ -16,33 +16,48 @@ const ROOT = new URL("../", import.meta.url).pathname;
 /**
  * The warm append inside the server, timed in turn by bare JSON-RPC peers
  * of either era, each with a fresh server (so both are as warm): what the
- * era costs the server, without the clients' share.
+ * era costs the server, without the clients' share. The bare SDK append
+ * server (`_bare_append_server.ts`) is timed the same way in the same
+ * rounds: its own ratio, in the note, is what the SDK's path of each era
+ * costs with nothing of ours.
  */
 export async function appendInsideRow(
   env: Record<string, string>,
   runs: number,
-): Promise<Row> {
-  const legacy = await RawRpc.start(`${ROOT}mod.ts`, env);
-  const modern = await RawRpc.start(`${ROOT}mod.ts`, env, [], true);
-  const append = (peer: RawRpc, id: string) => () =>
-    peer.timeTool("append_to_document", { id, text: "a\n" });
-  const [legacyMs, modernMs] = await timedInTurn(
+): Promise<{ row: Row; note: string }> {
+  const bare = `${ROOT}bench/_bare_append_server.ts`;
+  const peers = [
+    await RawRpc.start(`${ROOT}mod.ts`, env),
+    await RawRpc.start(`${ROOT}mod.ts`, env, [], true),
+    await RawRpc.start(bare, env),
+    await RawRpc.start(bare, env, [], true),
+  ];
+  const pads = ["2025", "2026", "bare-2025", "bare-2026"];
+  const [legacyMs, modernMs, bareLegacyMs, bareModernMs] = await timedInTurn(
     runs,
-    [
-      append(legacy, "bench-inside-2025"),
-      append(modern, "bench-inside-2026"),
-    ],
+    peers.map((peer, i) => () =>
+      peer.timeTool("append_to_document", {
+        id: `bench-inside-${pads[i]}`,
+        text: "a\n",
+      })
+    ),
     3,
     true,
   );
-  await legacy.close();
-  await modern.close();
+  for (const peer of peers) await peer.close();
   return {
-    what: "append inside the server, 2026-07-28",
-    ms: modernMs,
-    floor: "the same, 2025 era",
-    floorMs: legacyMs,
-    target: 1.1,
+    row: {
+      what: "append inside the server, 2026-07-28",
+      ms: modernMs!,
+      floor: "the same, 2025 era",
+      floorMs: legacyMs!,
+      target: 1.1,
+    },
+    note: `the bare SDK append inside its server, timed in the same rounds: ${
+      bareModernMs!.toFixed(2)
+    } ms in the 2026 era, ${bareLegacyMs!.toFixed(2)} ms in the 2025 era (${
+      (bareModernMs! / bareLegacyMs!).toFixed(2)
+    }x)`,
   };
 }
 

@@ -353,7 +353,9 @@ row(
   1.1,
 );
 
-rows.push(await appendInsideRow(env, many));
+const inside = await appendInsideRow(env, many);
+rows.push(inside.row);
+notes.push(inside.note);
 
 // 4. The first call on a busy pad, in a fresh server after its handshake.
 const cold = await coldRows(env, pad.url, fixture, QUICK ? 3 : 5);
