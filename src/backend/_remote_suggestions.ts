@@ -33,7 +33,7 @@ interface Polled {
 /** Suggestions on the pad server, shared by every agent process there. */
 export class RemoteSuggestions implements Suggestions {
   readonly #link: AgentLink;
-  readonly #claim: (record: SuggestionEntry) => void;
+  readonly #claim: (record: SuggestionEntry) => Promise<void> | void;
   readonly #ttlMs: number;
   readonly #identities: number;
   readonly #decisions = new PadListeners<SuggestionEntry>();
@@ -48,8 +48,11 @@ export class RemoteSuggestions implements Suggestions {
   constructor(
     link: AgentLink,
     options: {
-      /** An accepted one landed: claim it if its agent is here. */
-      claim: (record: SuggestionEntry) => void;
+      /**
+       * An accepted one landed: claim it if its agent is here; its
+       * decision is told once this settles.
+       */
+      claim: (record: SuggestionEntry) => Promise<void> | void;
       ttlMs: number;
       identities: number;
     },
@@ -87,7 +90,7 @@ export class RemoteSuggestions implements Suggestions {
     );
     // Accepted ones of this process's agents are theirs (undo, "you").
     for (const record of records) {
-      if (record.status === "accepted") this.#claim(record);
+      if (record.status === "accepted") void this.#claim(record);
     }
     return { revision, records };
   }
@@ -226,8 +229,13 @@ export class RemoteSuggestions implements Suggestions {
     }
   }
 
+  /**
+   * Tell a decision; an accepted one once it is claimed, so that the call
+   * it wakes (an agent's next undo) finds the edit its agent's own.
+   */
   #decided(record: SuggestionEntry): void {
-    if (record.status === "accepted") this.#claim(record);
-    this.#decisions.tell(record.pad, record);
+    const tell = () => this.#decisions.tell(record.pad, record);
+    if (record.status !== "accepted") return tell();
+    Promise.resolve(this.#claim(record)).then(tell, tell);
   }
 }

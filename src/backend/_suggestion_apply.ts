@@ -46,7 +46,7 @@ export async function applySuggestion(
  */
 export async function claimAccepted(
   pool: SessionPool,
-  record: Pick<SuggestionRecord, "pad" | "agent" | "landedRevision">,
+  record: Pick<SuggestionRecord, "id" | "pad" | "agent" | "landedRevision">,
 ): Promise<void> {
   if (record.landedRevision === undefined) return;
   const at = record.landedRevision - 1;
@@ -58,5 +58,7 @@ export async function claimAccepted(
   const [entry] = at >= session.oldestRevision && at < session.revision
     ? session.operationsSince(at)
     : [];
-  if (entry !== undefined) live.undo.record(record.agent, record.pad, entry);
+  if (entry !== undefined) {
+    live.undo.claim(record.agent, record.pad, entry, record.id);
+  }
 }

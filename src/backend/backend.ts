@@ -176,10 +176,10 @@ export class Backend implements AsyncDisposable {
       return new RemoteSuggestions(api, {
         ttlMs: config.suggestTtlS * 1000,
         identities: options.identities ?? 1,
-        claim: (record) => {
+        claim: async (record) => {
           const pool = this.#pools.get(record.identity);
           if (pool === undefined) return;
-          claimAccepted(pool, record).catch(
+          await claimAccepted(pool, record).catch(
             () => {/* Its pad is away: the next list claims it. */},
           );
         },

@@ -1,8 +1,9 @@
 // The undo stack UndoHistory rebuilds (`undo.ts`): inverses of an agent's
 // edits, transformed top-down over everyone else's operations as ot.js's
-// UndoManager does.
+// UndoManager does; and the record of actions it is rebuilt from.
 
 import type { TextOperation } from "../ot/operation.ts";
+import type { UserId } from "./protocol.ts";
 
 /** An entry of the rebuilt stack: the inverse of the edit at `revision`. */
 export interface StackEntry {
@@ -49,4 +50,48 @@ export function undoIn(
 export function remove(stack: StackEntry[], revision: number): void {
   const index = stack.findLastIndex((entry) => entry.revision === revision);
   if (index !== -1) stack.splice(index, 1);
+}
+
+/**
+ * Something this process did in a pad's history: an edit (pushes its
+ * inverse), an undo of the edit at `undone` (pops it), or a drop of the edit
+ * at `undone` with nothing sent, decided at text revision `revision`
+ * (before the operation of that index) because its inverse had become empty.
+ */
+export type Action =
+  | { kind: "edit"; revision: number; author: UserId; operation: TextOperation }
+  | {
+    kind: "undo";
+    revision: number;
+    author: UserId;
+    /** Unknown until the session's event for it arrives. */
+    operation: TextOperation | undefined;
+    undone: number;
+  }
+  | { kind: "drop"; revision: number; undone: number };
+
+/** One undo stack per owner (an agent) and pad. */
+export function keyOf(owner: string, padId: string): string {
+  return `${owner}\u0000${padId}`;
+}
+
+/**
+ * The edit or undo recorded at `revision`, searched from the newest: an
+ * edit's own record is nearly always the last one.
+ */
+export function knownAt(
+  actions: readonly Action[],
+  revision: number,
+): Exclude<Action, { kind: "drop" }> | undefined {
+  for (let i = actions.length - 1; i >= 0; i--) {
+    const action = actions[i]!;
+    if (order(action) < revision) return undefined;
+    if (action.kind !== "drop" && action.revision === revision) return action;
+  }
+  return undefined;
+}
+
+/** Sort key: a drop at revision r comes before the operation at r. */
+export function order(action: Action): number {
+  return action.kind === "drop" ? action.revision - 0.5 : action.revision;
 }

@@ -17,6 +17,10 @@ import type { UserId } from "./protocol.ts";
 import { type LoggedOperation, REVISION_LOG_CAPACITY } from "./revision_log.ts";
 import type { PadSession } from "./session.ts";
 import {
+  type Action,
+  keyOf,
+  knownAt,
+  order,
   remove,
   type StackEntry,
   transformStack,
@@ -32,29 +36,17 @@ export const UNDO_DEPTH = 100;
  */
 const MAX_ACTIONS = 2 * REVISION_LOG_CAPACITY;
 
+/**
+ * Suggested undos remembered at most; past it the oldest is forgotten, and
+ * counts as an edit if it is accepted.
+ */
+const MAX_HELD_UNDOS = 1024;
+
 /** What the rebuild needs of a session. */
 export type UndoSession = Pick<
   PadSession,
   "oldestRevision" | "revision" | "operationsSince"
 >;
-
-/**
- * Something this process did in a pad's history: an edit (pushes its
- * inverse), an undo of the edit at `undone` (pops it), or a drop of the edit
- * at `undone` with nothing sent, decided at text revision `revision`
- * (before the operation of that index) because its inverse had become empty.
- */
-type Action =
-  | { kind: "edit"; revision: number; author: UserId; operation: TextOperation }
-  | {
-    kind: "undo";
-    revision: number;
-    author: UserId;
-    /** Unknown until the session's event for it arrives. */
-    operation: TextOperation | undefined;
-    undone: number;
-  }
-  | { kind: "drop"; revision: number; undone: number };
 
 /**
  * The own edits and undos of this process, per pad.
@@ -91,6 +83,8 @@ export class UndoHistory {
   #pads = new Map<string, Action[]>();
   /** Stacks emptied by a restart of their pad, until their owner edits there. */
   #restarted = new Set<string>();
+  /** Undos held as suggestions, by suggestion id: whose edit, and which. */
+  #heldUndos = new Map<string, { owner: string; undone: number }>();
   #depth: number;
 
   /**
@@ -154,6 +148,46 @@ export class UndoHistory {
     };
     if (index !== -1) actions.splice(index, 1);
     this.#insert(key, actions, action);
+  }
+
+  /**
+   * Note that suggestion `id` undoes `owner`'s edit at `undone`. Accepted
+   * later, {@linkcode UndoHistory.claim} marks it as that undo, as an undo
+   * sent is, not as a new edit (which the next undo would redo).
+   *
+   * @param id The suggestion.
+   * @param owner The agent whose edit it undoes.
+   * @param undone The edit's revision.
+   */
+  holdUndo(id: string, owner: string, undone: number): void {
+    this.#heldUndos.delete(id);
+    this.#heldUndos.set(id, { owner, undone });
+    if (this.#heldUndos.size > MAX_HELD_UNDOS) {
+      this.#heldUndos.delete(this.#heldUndos.keys().next().value!);
+    }
+  }
+
+  /**
+   * Claim an accepted suggestion's operation: the undo it was held as (see
+   * {@linkcode UndoHistory.holdUndo}), else an edit of `agent`'s. Claiming
+   * again changes nothing.
+   *
+   * @param agent The agent that made the suggestion.
+   * @param padId The pad.
+   * @param entry The history entry it landed as.
+   * @param id The suggestion.
+   */
+  claim(
+    agent: string,
+    padId: string,
+    entry: LoggedOperation,
+    id: string,
+  ): void {
+    const held = this.#heldUndos.get(id);
+    if (held === undefined) return this.record(agent, padId, entry);
+    const { owner, undone } = held;
+    this.markUndo(owner, padId, entry.revision, entry.author, undone);
+    this.record(owner, padId, entry);
   }
 
   /**
@@ -330,6 +364,9 @@ export class UndoHistory {
     for (const key of [...this.#restarted]) {
       if (key.startsWith(prefix)) this.#restarted.delete(key);
     }
+    for (const [id, held] of this.#heldUndos) {
+      if (held.owner === owner) this.#heldUndos.delete(id);
+    }
   }
 
   /**
@@ -358,30 +395,4 @@ export class UndoHistory {
     }
     if (actions.length === 0) this.#pads.delete(key);
   }
-}
-
-/** One undo stack per owner (an agent) and pad. */
-function keyOf(owner: string, padId: string): string {
-  return `${owner}\u0000${padId}`;
-}
-
-/**
- * The edit or undo recorded at `revision`, searched from the newest: an
- * edit's own record is nearly always the last one.
- */
-function knownAt(
-  actions: readonly Action[],
-  revision: number,
-): Exclude<Action, { kind: "drop" }> | undefined {
-  for (let i = actions.length - 1; i >= 0; i--) {
-    const action = actions[i]!;
-    if (order(action) < revision) return undefined;
-    if (action.kind !== "drop" && action.revision === revision) return action;
-  }
-  return undefined;
-}
-
-/** Sort key: a drop at revision r comes before the operation at r. */
-function order(action: Action): number {
-  return action.kind === "drop" ? action.revision - 0.5 : action.revision;
 }

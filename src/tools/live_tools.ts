@@ -28,6 +28,7 @@ import {
   untrustedResult,
 } from "./_shared.ts";
 import { MAX_PEOPLE_LISTED } from "./_presence.ts";
+import { Suggested } from "./_suggest.ts";
 import { waitForChange } from "./_wait.ts";
 import { decisionWake, takeDecisions } from "./_decisions.ts";
 import { deletedBy, lastOwnEdit, namedEdit, undoQuestion } from "./_undo.ts";
@@ -265,6 +266,10 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
         return operation;
       }, "undo");
     } catch (error) {
+      // Held for the people in the pad: accepted, it is this undo.
+      if (error instanceof Suggested && owner !== undefined) {
+        live.undo.holdUndo(error.record.id, owner, undone);
+      }
       if (!(error instanceof EmptyUndo)) throw error;
       throw target.emptied(error.revision);
     }
