@@ -11,6 +11,9 @@ import type {
 } from "../rustpad/suggestion_views.ts";
 import type { HoldRequest } from "./_suggestion_views.ts";
 
+/** How long a subscription waits to probe again after a failed probe. */
+export const PROBE_RETRY_MS = 1000;
+
 /** Told of a decision (the record) or any change (maybe none named). */
 export type ChangeListener = (record: SuggestionEntry | undefined) => void;
 
@@ -136,15 +139,30 @@ export class ChosenSuggestions implements Suggestions {
     void this.#chosen?.then((chosen) => chosen.close(), () => {});
   }
 
-  /** Subscribe once chosen; the unsubscribe works before that too. */
+  /**
+   * Subscribe once chosen; the unsubscribe works before that too. A failed
+   * probe (the pad server not up yet) is tried again every
+   * {@linkcode PROBE_RETRY_MS} until it succeeds or the subscriber stops:
+   * a wait begun then still hears the decisions made once it is up.
+   */
   #later(subscribe: (chosen: Suggestions) => () => void): () => void {
     let stop: (() => void) | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
-    this.which().then((chosen) => {
-      if (!stopped && !this.#closed) stop = subscribe(chosen);
-    }, () => {/* The calls that follow say why. */});
+    const attempt = () => {
+      if (stopped || this.#closed) return;
+      this.which().then((chosen) => {
+        if (!stopped && !this.#closed) stop = subscribe(chosen);
+      }, () => {
+        if (stopped || this.#closed) return;
+        retry = setTimeout(attempt, PROBE_RETRY_MS);
+        Deno.unrefTimer(retry);
+      });
+    };
+    attempt();
     return () => {
       stopped = true;
+      clearTimeout(retry);
       stop?.();
     };
   }
