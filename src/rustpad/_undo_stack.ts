@@ -4,6 +4,19 @@
 
 import type { TextOperation } from "../ot/operation.ts";
 import type { UserId } from "./protocol.ts";
+import { REVISION_LOG_CAPACITY } from "./revision_log.ts";
+
+/**
+ * Own operations remembered per pad at most: each is one history operation,
+ * so older ones are outside every session's log window anyway.
+ */
+export const MAX_ACTIONS = 2 * REVISION_LOG_CAPACITY;
+
+/**
+ * Suggested undos remembered at most; past it the oldest is forgotten, and
+ * counts as an edit if it is accepted.
+ */
+export const MAX_HELD_UNDOS = 1024;
 
 /** An entry of the rebuilt stack: the inverse of the edit at `revision`. */
 export interface StackEntry {

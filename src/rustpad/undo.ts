@@ -14,12 +14,14 @@
 
 import type { TextOperation } from "../ot/operation.ts";
 import type { UserId } from "./protocol.ts";
-import { type LoggedOperation, REVISION_LOG_CAPACITY } from "./revision_log.ts";
+import type { LoggedOperation } from "./revision_log.ts";
 import type { PadSession } from "./session.ts";
 import {
   type Action,
   keyOf,
   knownAt,
+  MAX_ACTIONS,
+  MAX_HELD_UNDOS,
   order,
   remove,
   type StackEntry,
@@ -29,18 +31,6 @@ import {
 
 /** How many own edits per pad can be undone, newest first. */
 export const UNDO_DEPTH = 100;
-
-/**
- * Own operations remembered per pad at most: each is one history operation,
- * so older ones are outside every session's log window anyway.
- */
-const MAX_ACTIONS = 2 * REVISION_LOG_CAPACITY;
-
-/**
- * Suggested undos remembered at most; past it the oldest is forgotten, and
- * counts as an edit if it is accepted.
- */
-const MAX_HELD_UNDOS = 1024;
 
 /** What the rebuild needs of a session. */
 export type UndoSession = Pick<
@@ -165,6 +155,16 @@ export class UndoHistory {
     if (this.#heldUndos.size > MAX_HELD_UNDOS) {
       this.#heldUndos.delete(this.#heldUndos.keys().next().value!);
     }
+  }
+
+  /**
+   * The suggestions noted (see {@linkcode UndoHistory.holdUndo}) as undoing
+   * `owner`'s edit at `undone`, whatever became of them since.
+   */
+  heldUndosOf(owner: string, undone: number): string[] {
+    return [...this.#heldUndos]
+      .filter(([, held]) => held.owner === owner && held.undone === undone)
+      .map(([id]) => id);
   }
 
   /**

@@ -109,6 +109,32 @@ export async function namedEdit(
 }
 
 /**
+ * Refuse to suggest undoing `owner`'s edit at `undone` while a suggestion
+ * to undo it is pending: the people would be asked the same thing twice,
+ * and the second, once the first is accepted, could not land.
+ */
+export async function refuseSuggestedTwice(
+  context: ToolContext,
+  live: LivePads,
+  padId: string,
+  owner: string,
+  undone: number,
+): Promise<void> {
+  const held = live.undo.heldUndosOf(owner, undone);
+  if (held.length === 0) return;
+  const { records } = await context.backend.suggestions.records(padId);
+  const pending = records.find((record) =>
+    record.status === "pending" && held.includes(record.id)
+  );
+  if (pending === undefined) return;
+  throw new Error(
+    `Cannot suggest undoing the edit of revision ${
+      undone + 1
+    } on pad "${padId}" as suggestion ${pending.id} already suggests it: current status is pending. Nothing was held; wait for the person's decision (wait_for_change), withdraw it (withdraw_suggestion), or pass an earlier write's edit_id to suggest undoing that one`,
+  );
+}
+
+/**
  * Refuse an edit_id whose edit is not in `session`'s history: the pad
  * restarted since (a Rustpad restart, or a pad server that compacted its
  * log), so its revision names another operation or none.

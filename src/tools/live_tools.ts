@@ -31,7 +31,13 @@ import { MAX_PEOPLE_LISTED } from "./_presence.ts";
 import { Suggested } from "./_suggest.ts";
 import { waitForChange } from "./_wait.ts";
 import { decisionWake, takeDecisions } from "./_decisions.ts";
-import { deletedBy, lastOwnEdit, namedEdit, undoQuestion } from "./_undo.ts";
+import {
+  deletedBy,
+  lastOwnEdit,
+  namedEdit,
+  refuseSuggestedTwice,
+  undoQuestion,
+} from "./_undo.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
 /**
@@ -244,6 +250,9 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
       ? lastOwnEdit(context, live, id, before)
       : await namedEdit(context, live, id, edit_id);
     const { undone, owner } = target;
+    if (gate.suggests && owner !== undefined) {
+      await refuseSuggestedTwice(context, live, id, owner, undone);
+    }
     const preview = target.build(before);
     if (preview.isNoop()) throw target.emptied(before.revision);
     const asked = await gate.confirm(

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { structured } from "../_mcp.ts";
+import { errorOf, structured } from "../_mcp.ts";
 import { connectWithDesk, decide } from "./_suggestions.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { RawPerson } from "../_person.ts";
@@ -77,4 +77,38 @@ Deno.test("an undo suggested by an agent process and accepted on the pad server 
   );
   assert.equal(asked.status, "confirmation_required");
   assert.match(String(asked.message), /Undo your edit of revision 1 on pad/);
+});
+
+Deno.test("a second suggested undo of an edit is refused while the first is pending, naming it, and allowed once a person rejects it", async () => {
+  await using h = await connectWithDesk();
+  for (const text of ["one\n", "two\n"]) {
+    structured(await h.call("append_to_document", { id: "s-twice", text }));
+  }
+  const first = structured(
+    await h.call("undo_last_edit", { id: "s-twice", suggest: true }),
+  );
+  assert.equal(first.status, "suggested");
+  const refused = errorOf(
+    await h.call("undo_last_edit", { id: "s-twice", suggest: true }),
+  );
+  assert.match(
+    refused,
+    new RegExp(
+      `^Cannot suggest undoing the edit of revision 2 on pad "s-twice" as suggestion ${first.suggestion_id} already suggests it: current status is pending\\. Nothing was held`,
+    ),
+  );
+  const rejected = await decide(
+    h,
+    "s-twice",
+    String(first.suggestion_id),
+    "reject",
+    "Ann",
+  );
+  assert.equal(rejected.status, 200);
+  const again = structured(
+    await h.call("undo_last_edit", { id: "s-twice", suggest: true }),
+  );
+  assert.equal(again.status, "suggested");
+  assert.notEqual(again.suggestion_id, first.suggestion_id);
+  assert.equal(await h.text("s-twice"), "one\ntwo\n");
 });
