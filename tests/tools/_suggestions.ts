@@ -54,12 +54,13 @@ export async function listed(
 }
 
 /**
- * `POST /api/suggestions/{id}/{suggestion}`: its status and JSON. With
+ * `POST /api/suggestions/{id}/{suggestion}` on `h`'s pad server (a
+ * harness's, or any): its status and JSON. With
  * `by`, as a person of that name in the pad (their pad socket's user id;
  * the pad server names them by what the socket announced).
  */
 export async function decide(
-  h: Harness,
+  h: { pads: { url: string } },
   id: string,
   suggestion: string,
   verdict: "accept" | "reject",

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { errorOf, structured } from "../_mcp.ts";
 import { connectWithDesk, decide } from "./_suggestions.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
-import { RawPerson } from "../_person.ts";
 import { agentProcess, SECRET } from "../pad_server/_agents.ts";
 
 Deno.test("an undo suggested and accepted takes the edit off the agent's stack: the next undo goes further back", async () => {
@@ -55,18 +54,14 @@ Deno.test("an undo suggested by an agent process and accepted on the pad server 
     since_revision: made.revision,
     timeout_seconds: 10,
   });
-  await using ann = await RawPerson.open(pads.url, "r-undo");
-  await ann.introduce("Ann");
-  const response = await fetch(
-    `${pads.url}/api/suggestions/r-undo/${made.suggestion_id}`,
-    {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ verdict: "accept", user_id: ann.id }),
-    },
+  const accepted = await decide(
+    { pads },
+    "r-undo",
+    String(made.suggestion_id),
+    "accept",
+    "Ann",
   );
-  assert.equal(response.status, 200);
-  await response.body?.cancel();
+  assert.equal(accepted.status, 200);
   const heard = structured(await waiting);
   assert.deepEqual(
     (heard.decisions as { status: string }[]).map((d) => d.status),
