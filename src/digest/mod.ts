@@ -8,5 +8,6 @@
  */
 
 export { Sha256, sha256 } from "./sha256.ts";
+export { HmacSha256 } from "./hmac_sha256.ts";
 export { sha1 } from "./sha1.ts";
 export { equalInConstantTime } from "./constant_time.ts";

@@ -3,9 +3,10 @@
 // pieces, and a clone goes on without touching what it was cloned from.
 
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import {
   equalInConstantTime,
+  HmacSha256,
   sha1,
   Sha256,
   sha256,
@@ -43,7 +44,10 @@ Deno.test("`sha256()` and `sha1()` equal node:crypto's for every length up to 20
 });
 
 Deno.test("a string is hashed as its UTF-8", () => {
-  for (const text of ["", "abc", "pad é ✓ 😀", "x".repeat(1000) + "😀"]) {
+  const texts = ["", "abc", "pad é ✓ 😀", "x".repeat(1000) + "😀"];
+  // Past what is encoded in the kept buffer, and non-ASCII from its start.
+  texts.push("é".repeat(30_000), "x".repeat(22_000), "😀" + "x".repeat(100));
+  for (const text of texts) {
     assert.equal(
       sha256(text).toHex(),
       createHash("sha256").update(text).digest("hex"),
@@ -86,4 +90,24 @@ Deno.test("`equalInConstantTime()` is true only for the same bytes and length", 
   assert.equal(equalInConstantTime(a, new Uint8Array([1, 2, 4])), false);
   assert.equal(equalInConstantTime(a, new Uint8Array([1, 2])), false);
   assert.equal(equalInConstantTime(new Uint8Array(), new Uint8Array()), true);
+});
+
+Deno.test("`HmacSha256` equals node:crypto's HMAC for keys shorter and longer than a block and every data length up to 200", () => {
+  for (const keyLength of [0, 1, 32, 64, 65, 200]) {
+    const key = crypto.getRandomValues(new Uint8Array(keyLength));
+    const hmac = new HmacSha256(key);
+    for (let length = 0; length <= 200; length++) {
+      const data = crypto.getRandomValues(new Uint8Array(length));
+      assert.equal(
+        hmac.mac(data).toHex(),
+        createHmac("sha256", key).update(data).digest("hex"),
+        `${keyLength}-byte key, ${length} bytes`,
+      );
+    }
+    const text = "pad é ✓ 😀 ".repeat(50);
+    assert.equal(
+      hmac.mac(text).toHex(),
+      createHmac("sha256", key).update(text).digest("hex"),
+    );
+  }
 });
