@@ -11,6 +11,7 @@
 
 import { Coalescer } from "./coalescer.ts";
 import type { LoggedOperation } from "../rustpad/revision_log.ts";
+import type { TextLocator } from "../ot/mod.ts";
 import {
   caretAfter,
   changedRanges,
@@ -20,7 +21,7 @@ import {
   positionsOf,
   type TextPosition,
 } from "../rustpad/presence.ts";
-import { MAX_USERS } from "../rustpad/pad_state.ts";
+import { MAX_USERS } from "../rustpad/mod.ts";
 import type { UserId } from "../rustpad/protocol.ts";
 import type { PadSession } from "../rustpad/session.ts";
 
@@ -197,7 +198,6 @@ export class PadPresence {
     const now = Date.now();
     // Read only for someone's cursors: a first call on a busy pad would
     // otherwise fold its whole history in for no one's.
-    let text: string | undefined;
     const people: PersonPresence[] = [];
     for (const [id, info] of session.users) {
       if (people.length >= limit) break;
@@ -209,7 +209,7 @@ export class PadPresence {
         : [];
       const positions = offsets.length === 0
         ? []
-        : positionsOf(text ??= session.serverText, offsets);
+        : positionsOf(session.serverLocator(), offsets);
       const ends = positions.slice(count);
       people.push({
         id,
@@ -268,9 +268,11 @@ export class PadPresence {
       selections: cursor.selections,
     }));
     if (people.length === 0) return;
-    let text: string;
+    let text: TextLocator;
     try {
-      text = session.textAt(entry.revision + 1);
+      // Not the joined text: a busy pad's is long, and this runs for every
+      // write of ours while someone is in the pad.
+      text = session.serverLocator(entry.revision + 1);
     } catch {
       return;
     }

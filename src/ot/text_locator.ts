@@ -5,12 +5,14 @@
 
 import { type Chunk, unitsAfter } from "./_chunks.ts";
 
-/** A place in the text: its UTF-16 offset and its line. */
+/** A place in the text: its UTF-16 offset, its line and its column. */
 export interface TextPlace {
   /** UTF-16 offset into the text. */
   readonly unit: number;
   /** 1-based line number: one more than the `\n` before it. */
   readonly line: number;
+  /** 1-based column, in UTF-16 units from the start of its line. */
+  readonly column: number;
 }
 
 /**
@@ -23,8 +25,8 @@ export interface TextPlace {
  * import assert from "node:assert/strict";
  *
  * const locator = new TextBuffer("a😀\nb\nc").locator();
- * assert.deepEqual(locator.locate(2), { unit: 3, line: 1 });
- * assert.deepEqual(locator.locate(5), { unit: 6, line: 3 });
+ * assert.deepEqual(locator.locate(2), { unit: 3, line: 1, column: 4 });
+ * assert.deepEqual(locator.locate(5), { unit: 6, line: 3, column: 1 });
  * assert.equal(locator.lineCount, 3);
  * ```
  */
@@ -35,6 +37,8 @@ export class TextLocator {
   #points = 0;
   #units = 0;
   #lines = 1;
+  /** The UTF-16 offset where the line of the last place asked starts. */
+  #lineStart = 0;
   /** The last place asked, inside that chunk. */
   #inPoints = 0;
   #inUnits = 0;
@@ -61,20 +65,23 @@ export class TextLocator {
    * (earlier ones are not walked back to); the end of the text past it.
    *
    * @param position A code point offset.
-   * @returns Its UTF-16 offset and line.
+   * @returns Its UTF-16 offset, line and column.
    */
   locate(position: number): TextPlace {
     let chunk = this.#chunks[this.#chunk];
     while (
       chunk !== undefined && position >= this.#points + chunk.length
     ) {
+      if (chunk.breaks > 0) {
+        this.#lineStart = this.#units + chunk.text.lastIndexOf("\n") + 1;
+      }
       this.#points += chunk.length;
       this.#units += chunk.text.length;
       this.#lines += chunk.breaks;
       this.#inPoints = this.#inUnits = this.#inLines = 0;
       chunk = this.#chunks[++this.#chunk];
     }
-    if (chunk === undefined) return { unit: this.#units, line: this.#lines };
+    if (chunk === undefined) return this.#place(this.#units, this.#lines);
     const target = Math.max(position - this.#points, this.#inPoints);
     const units = unitsAfter(chunk, this.#inUnits, target - this.#inPoints);
     let lines = this.#inLines;
@@ -82,10 +89,17 @@ export class TextLocator {
       let at = chunk.text.indexOf("\n", this.#inUnits);
       at !== -1 && at < units;
       at = chunk.text.indexOf("\n", at + 1)
-    ) lines++;
+    ) {
+      lines++;
+      this.#lineStart = this.#units + at + 1;
+    }
     this.#inPoints = target;
     this.#inUnits = units;
     this.#inLines = lines;
-    return { unit: this.#units + units, line: this.#lines + lines };
+    return this.#place(this.#units + units, this.#lines + lines);
+  }
+
+  #place(unit: number, line: number): TextPlace {
+    return { unit, line, column: unit - this.#lineStart + 1 };
   }
 }

@@ -15,14 +15,16 @@ export {
   RevisionLog,
 } from "./revision_log.ts";
 export {
-  MAX_CURSORS,
-  MAX_NAME_LENGTH,
-  MAX_USERS,
   PadState,
-  type PadUser,
   type SessionEvent,
   type SessionListener,
 } from "./pad_state.ts";
+export {
+  MAX_CURSORS,
+  MAX_NAME_LENGTH,
+  MAX_USERS,
+  type PadUser,
+} from "./_pad_people.ts";
 export {
   checkPadId,
   MAX_PAD_ID_LENGTH,

@@ -34,14 +34,6 @@ import type { SessionEvent, SessionListener } from "./session_event.ts";
 export type { SessionEvent, SessionListener } from "./session_event.ts";
 import { HistoryBacklog } from "./_history_backlog.ts";
 
-export {
-  cutName,
-  MAX_CURSORS,
-  MAX_NAME_LENGTH,
-  MAX_USERS,
-  type PadUser,
-} from "./_pad_people.ts";
-
 /**
  * A pad's state as one client sees it, folded from server messages and its
  * own edits through the {@link ../ot/client_state.ts | client state machine}.
@@ -107,9 +99,13 @@ export class PadState {
     return this.#settled().#server.toString();
   }
 
-  /** Where code points of {@linkcode PadState.serverText} lie, asked in order. */
-  serverLocator(): TextLocator {
-    return this.#settled().#server.locator();
+  /** Where code points of the server's text at `revision` (default: now) lie. */
+  serverLocator(revision?: number): TextLocator {
+    const state = this.#settled();
+    const log = state.#log;
+    return (revision === undefined
+      ? state.#server
+      : log.bufferAt(revision, state.#server)).locator();
   }
 
   /** {@linkcode PadState.serverText}'s length in code points, known without counting. */

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { TextOperation } from "../ot/operation.ts";
+import type { TextLocator, TextOperation } from "../ot/mod.ts";
 
 /**
  * A place in a text: 1-based line, and column and offset in UTF-16 units,
@@ -65,9 +65,11 @@ export interface PeopleInRangesOptions {
 
 /**
  * Line, column and UTF-16 offset of each code-point offset in `text`, in
- * one pass.
+ * one pass: over the string up to the last offset, or, given the text's
+ * locator ({@linkcode TextBuffer.locator}), over its chunk list, which a
+ * long text's places cost far less than its string.
  *
- * @param text The text.
+ * @param text The text, or a fresh locator over it.
  * @param offsets Code-point offsets; beyond the end they clamp to it.
  * @returns One position per offset, in the same order.
  *
@@ -81,12 +83,19 @@ export interface PeopleInRangesOptions {
  * ```
  */
 export function positionsOf(
-  text: string,
+  text: string | TextLocator,
   offsets: readonly number[],
 ): TextPosition[] {
   const order = offsets.map((offset, index) => ({ offset, index }))
     .sort((a, b) => a.offset - b.offset);
   const positions = new Array<TextPosition>(offsets.length);
+  if (typeof text !== "string") {
+    for (const { offset, index } of order) {
+      const { line, column, unit } = text.locate(offset);
+      positions[index] = { line, column, offset: unit };
+    }
+    return positions;
+  }
   let line = 1;
   let lineStart = 0;
   let offset = 0;
@@ -204,7 +213,8 @@ export function caretAfter(operation: TextOperation): number {
  * of `text`. Each person appears at most once per range, at their first
  * matching position; an "inside" match wins over a "next to" one.
  *
- * @param text The text the offsets and ranges refer to.
+ * @param text The text the offsets and ranges refer to, or a fresh locator
+ * over it (see {@linkcode positionsOf}).
  * @param people The people and their cursors in `text`.
  * @param ranges The ranges to check.
  * @param options Match by offset (default) or by line.
@@ -225,7 +235,7 @@ export function caretAfter(operation: TextOperation): number {
  * ```
  */
 export function peopleInRanges(
-  text: string,
+  text: string | TextLocator,
   people: readonly PersonCursors[],
   ranges: readonly CodePointRange[],
   options: PeopleInRangesOptions = {},

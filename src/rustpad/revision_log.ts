@@ -186,13 +186,20 @@ export class RevisionLog {
    * @throws {RangeError} If `revision` is outside the window.
    */
   textAt(revision: number, current: TextBuffer): string {
+    return this.bufferAt(revision, current).toString();
+  }
+
+  /**
+   * {@linkcode RevisionLog.textAt} as a buffer: a copy of `current`'s
+   * chunk list with the inverses applied, the text not joined.
+   */
+  bufferAt(revision: number, current: TextBuffer): TextBuffer {
     const entries = this.since(revision);
-    if (entries.length === 0) return current.toString();
     const text = current.clone();
     for (let index = entries.length - 1; index >= 0; index--) {
       text.apply(entries[index]!.inverse);
     }
-    return text.toString();
+    return text;
   }
 
   #check(revision: number, action: string): void {

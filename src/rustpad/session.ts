@@ -9,10 +9,9 @@
  * @module
  */
 
-import type { TextOperation } from "../ot/operation.ts";
-import type { TextBuffer } from "../ot/text_buffer.ts";
-import type { TextLocator } from "../ot/text_locator.ts";
-import { PadState, type PadUser, type SessionListener } from "./pad_state.ts";
+import type { TextBuffer, TextLocator, TextOperation } from "../ot/mod.ts";
+import { PadState, type SessionListener } from "./pad_state.ts";
+import type { PadUser } from "./_pad_people.ts";
 import type { CursorData, UserId, UserInfo } from "./protocol.ts";
 import type { LoggedOperation } from "./revision_log.ts";
 import { parseBaseUrl, socketUrl } from "./urls.ts";
@@ -151,9 +150,12 @@ export class PadSession {
     return this.#state.serverText;
   }
 
-  /** Where code points of {@linkcode PadSession.serverText} lie, asked in order. */
-  serverLocator(): TextLocator {
-    return this.#state.serverLocator();
+  /**
+   * Where code points of the server's text at `revision` (default: now) lie,
+   * asked in order. Throws a RangeError outside the window of `textAt`.
+   */
+  serverLocator(revision?: number): TextLocator {
+    return this.#state.serverLocator(revision);
   }
 
   /** {@linkcode PadSession.serverText}'s length in code points. */

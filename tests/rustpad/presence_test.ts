@@ -8,6 +8,8 @@ import {
   rangesTouched,
 } from "../../src/rustpad/presence.ts";
 import { TextOperation } from "../../src/ot/operation.ts";
+import { TextBuffer } from "../../src/ot/text_buffer.ts";
+import { cpLength, property } from "../_random.ts";
 
 Deno.test("`positionsOf()` turns code-point offsets into lines, and columns and offsets in UTF-16 units, in any order", () => {
   const text = "a🎉b\ncd\n\nef"; // "🎉" is one code point, two units.
@@ -29,6 +31,48 @@ Deno.test("positionsOf clamps offsets past the end to the end", () => {
     { line: 1, column: 1, offset: 0 },
     { line: 1, column: 1, offset: 0 },
   ]);
+});
+
+Deno.test("`positionsOf()` and `peopleInRanges()` answer alike from a text's locator and from its string, across chunks and long lines", () => {
+  property(8, (random, where) => {
+    const alphabet = random.int(2) === 0
+      ? ["a", "\n", "😀", "é"]
+      : ["a", "b", "😀", "é"];
+    let text = random.text(random.between(1000, 6000), alphabet);
+    const buffer = new TextBuffer(text);
+    for (let i = 0; i < 20; i++) {
+      const op = random.sparse(cpLength(text), random.between(1, 4), 100);
+      text = op.apply(text);
+      buffer.apply(op);
+    }
+    const length = cpLength(text);
+    const offsets = Array.from(
+      { length: 12 },
+      () => random.int(length + 3),
+    );
+    assert.deepEqual(
+      positionsOf(buffer.locator(), offsets),
+      positionsOf(text, offsets),
+      where,
+    );
+    const people = [
+      { name: "Ann", cursors: offsets.slice(0, 3), selections: [] },
+      {
+        name: "Bo",
+        cursors: [],
+        selections: [[offsets[3]!, offsets[4]!] as const],
+      },
+    ];
+    const start = random.int(length + 1);
+    const ranges = [{ start, end: Math.min(length, start + random.int(50)) }];
+    for (const by of ["line", "offset"] as const) {
+      assert.deepEqual(
+        peopleInRanges(buffer.locator(), people, ranges, { by }),
+        peopleInRanges(text, people, ranges, { by }),
+        `${where}, by ${by}`,
+      );
+    }
+  }, 10);
 });
 
 Deno.test("changedRanges and rangesTouched give the written and the replaced ranges", () => {
