@@ -110,6 +110,19 @@ export class RawSocket {
     return this.#ready.promise;
   }
 
+  /**
+   * Wait until every message the server sent before now has arrived: the
+   * echo of an empty cursor comes after them. An edit timed after it waits
+   * for its own revision, not for one another client's edit had taken.
+   */
+  settle(): Promise<void> {
+    this.#ready = Promise.withResolvers<void>();
+    this.#socket.send(
+      JSON.stringify({ CursorData: { cursors: [], selections: [] } }),
+    );
+    return this.#ready.promise;
+  }
+
   close(): void {
     this.#socket.close();
   }
