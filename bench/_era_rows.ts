@@ -7,6 +7,7 @@ import {
   type Row,
   spawnHttp,
   spawnServer,
+  timedInBlocks,
   timedInTurn,
 } from "./_speed_tools.ts";
 import { load } from "./_modern_load.ts";
@@ -18,10 +19,10 @@ const ROOT = new URL("../", import.meta.url).pathname;
  * either era, each with a fresh server: what the era costs the server,
  * without the clients' share. First over the servers' first `runs` calls,
  * as a session makes them; then again once each has made `warm` more,
- * when V8 has compiled both eras' paths. The bare SDK append server
- * (`_bare_append_server.ts`) is timed the same way in the same rounds: its
- * own ratio, in the note, is what the SDK's path of each era costs with
- * nothing of ours.
+ * when V8 has compiled both eras' paths, in blocks of 50 calls. The bare
+ * SDK append server (`_bare_append_server.ts`) is timed the same way in the
+ * same rounds: its own ratio, in the note, is what the SDK's path of each
+ * era costs with nothing of ours.
  */
 export async function appendInsideRows(
   env: Record<string, string>,
@@ -43,7 +44,7 @@ export async function appendInsideRows(
     })
   );
   const first = await timedInTurn(runs, tasks, 3, true);
-  const warmed = await timedInTurn(runs, tasks, warm, true);
+  const warmed = await timedInBlocks(Math.ceil(runs / 50), 50, tasks, warm);
   for (const peer of peers) await peer.close();
   const row = (times: number[], when: string): Row => ({
     what: `append inside the server, 2026-07-28${when}`,

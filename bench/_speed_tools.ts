@@ -175,6 +175,39 @@ export async function timedInTurn<
   return times.map(median) as { [K in keyof Tasks]: number };
 }
 
+/**
+ * Like {@linkcode timedInTurn}, with each turn a block of `block` calls of
+ * one task: the median of each task's block medians. Called one at a time
+ * in turn, each server sleeps while the others answer and wakes cold for
+ * every call, which adds the same time to every row and flattens their
+ * ratios; a block keeps one warm while the turns still share the load.
+ * A call's time is the number its task resolves to.
+ */
+export async function timedInBlocks<
+  const Tasks extends readonly ((i: number) => Promise<number>)[],
+>(
+  rounds: number,
+  block: number,
+  tasks: Tasks,
+  warm = 3,
+): Promise<{ [K in keyof Tasks]: number }> {
+  for (const task of tasks) {
+    for (let i = 0; i < warm; i++) await task(-1 - i);
+  }
+  const medians = tasks.map((): number[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < tasks.length; k++) {
+      const index = (round + k) % tasks.length;
+      const times: number[] = [];
+      for (let i = 0; i < block; i++) {
+        times.push(await tasks[index]!(round * block + i));
+      }
+      medians[index]!.push(median(times));
+    }
+  }
+  return medians.map(median) as { [K in keyof Tasks]: number };
+}
+
 /** The median of `runs` times that `task` reports, after `warm` unreported. */
 export async function timedInside(
   runs: number,

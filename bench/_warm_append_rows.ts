@@ -6,13 +6,16 @@
 // Those rows measure that warming as much as the path, and move by a
 // quarter between runs. These time the path itself: ours, the bare SDK
 // append server's (`_bare_append_server.ts`) and their floors, once each
-// has made `warm` calls, in turn, so a change of load moves all alike.
+// has made `warm` calls, in blocks taken in turn, so a change of load
+// moves all alike.
 
 import { RawRpc } from "./_raw_rpc.ts";
 import type { RawSocket } from "./_raw_socket.ts";
-import { type Row, timedInTurn } from "./_speed_tools.ts";
+import { type Row, timedInBlocks } from "./_speed_tools.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
+/** Calls of one kind in a row (see `timedInBlocks`). */
+const BLOCK = 50;
 
 /** The pads and sockets the rows use. */
 export interface WarmAppendSetup {
@@ -29,7 +32,7 @@ export interface WarmAppendSetup {
 
 /**
  * Warm our server, the bare SDK append server and the raw sockets with
- * `warm` calls of each kind, then time `runs` of each in turn: the warm
+ * `warm` calls of each kind, then time `runs` of each, in blocks: the warm
  * append on a small pad and on the busy one against ping and raw edit, and
  * against the bare SDK append.
  */
@@ -61,7 +64,7 @@ export async function warmAppendRows(
     append(bare, "bench-warm-bare"),
   ] as const;
   const [ping, raw, rawBusy, ourAppend, busyAppend, barePing, bareAppend] =
-    await timedInTurn(runs, tasks, warm, true);
+    await timedInBlocks(Math.ceil(runs / BLOCK), BLOCK, tasks, warm);
   await bare.close();
   const ms = (value: number) => `${value.toFixed(3)} ms`;
   return {
@@ -88,9 +91,9 @@ export async function warmAppendRows(
         target: 1.5,
       },
     ],
-    note: `after ${warm} calls of each, in turn: ping ${ms(ping)}, raw edit ${
-      ms(raw)
-    } (busy ${ms(rawBusy)}); the bare SDK server's ping ${
+    note: `after ${warm} calls of each, in blocks of ${BLOCK} in turn: ping ${
+      ms(ping)
+    }, raw edit ${ms(raw)} (busy ${ms(rawBusy)}); the bare SDK server's ping ${
       ms(barePing)
     }, its append ${ms(bareAppend)} = ${
       (bareAppend / (barePing + raw)).toFixed(2)

@@ -90,7 +90,7 @@ export class PadState {
    * {@linkcode PadState.text} as it is now, to read later: a copy of the
    * chunk list, not of the text, which is joined only if asked for.
    */
-  textSnapshot(): Pick<TextBuffer, "window" | "toString"> {
+  textSnapshot(): Pick<TextBuffer, "window" | "toString" | "locator"> {
     return this.#settled().#local.clone();
   }
 

@@ -139,9 +139,9 @@ export class PadSession {
    * diff's window, after the edit has been sent) without joining the whole
    * text: a copy of the chunk list, not of the text.
    *
-   * @returns The text as a buffer to read lines of.
+   * @returns The text as a buffer to read lines and places of.
    */
-  textSnapshot(): Pick<TextBuffer, "window"> {
+  textSnapshot(): Pick<TextBuffer, "window" | "locator"> {
     return this.#state.textSnapshot();
   }
 

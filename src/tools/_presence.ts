@@ -121,7 +121,7 @@ export function nearbyHeld(
   const live = LivePads.of(context.sessions);
   const people = live.recentCursors(session.padId, Infinity);
   const hits = peopleInRanges(
-    session.text,
+    session.textSnapshot().locator(),
     people,
     rangesTouched(operation),
     { by: "line" },
@@ -181,7 +181,11 @@ export function checkAvoidPeople(
   const live = LivePads.of(context.sessions);
   const people = live.recentCursors(padId, RECENT_MS);
   if (people.length === 0) return;
-  const hits = peopleInRanges(session.text, people, rangesTouched(operation));
+  const hits = peopleInRanges(
+    session.textSnapshot().locator(),
+    people,
+    rangesTouched(operation),
+  );
   if (hits.length === 0) return;
   const where =
     hits.slice(0, MAX_PEOPLE_LISTED).map((hit) =>
