@@ -54,6 +54,8 @@ export async function warmAppendRows(
     clock(() => ours.call("ping", {})),
     clock(() => small.append("x")),
     // Our appends land on the busy pad too: the socket takes them first.
+    // Its cursor, sent to settle, makes it a person in the pad, as a busy
+    // pad has: each of our appends there finds who was at it.
     async () => {
       await busy.settle();
       return await clock(() => busy.append("x"))();
