@@ -83,11 +83,15 @@ async function append(
 > {
   let newLineAdded = false;
   const written = await gate.edit(padId, (session: PadSession) => {
-    newLineAdded = newLine && text !== "" && session.length > 0 &&
-      !session.text.endsWith("\n");
-    // The break the pad's own lines end with: a CRLF pad gets no bare LF.
+    // Read in lines, not the joined text, which a long pad makes dear: the
+    // last line is empty when the pad ends with a break, and the first,
+    // with its break, tells a CRLF pad, which gets no bare LF.
+    const lines = session.textSnapshot();
+    const end = session.length;
+    newLineAdded = newLine && text !== "" && end > 0 &&
+      lines.window(end, end, 0).text !== "";
     const added = newLineAdded
-      ? `${isCrlf(session.text) ? "\r\n" : "\n"}${text}`
+      ? `${isCrlf(lines.window(0, 0, 0).text) ? "\r\n" : "\n"}${text}`
       : text;
     checkResultLength(
       padId,

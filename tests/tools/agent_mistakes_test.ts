@@ -185,6 +185,18 @@ Deno.test("append_to_document with new_line starts on a line of its own only whe
   await h.call("append_to_document", { id: "crlf", text: "one\r\ntwo" });
   assert.equal(await appendLine("crlf", "three"), true);
   assert.equal(await h.text("crlf"), "one\r\ntwo\r\nthree");
+  // Pads of many chunks: the first and the last line lie far apart.
+  const long = "line\r\n".repeat(3000);
+  await h.call("append_to_document", { id: "long", text: long });
+  assert.equal(await appendLine("long", "end"), false);
+  assert.equal(await appendLine("long", "more"), true);
+  assert.equal(await h.text("long"), `${long}end\r\nmore`);
+  await h.call("append_to_document", {
+    id: "one-line",
+    text: "x".repeat(5000),
+  });
+  assert.equal(await appendLine("one-line", "y"), true);
+  assert.equal(await h.text("one-line"), `${"x".repeat(5000)}\ny`);
 });
 
 Deno.test("set_language and create_document map a name onto Rustpad's menu and refuse what is not on it, listing the menu", async () => {
