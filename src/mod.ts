@@ -7,7 +7,13 @@
  * @module
  */
 
-export { equalInConstantTime, sha1, Sha256, sha256 } from "./digest/mod.ts";
+export {
+  equalInConstantTime,
+  HmacSha256,
+  sha1,
+  Sha256,
+  sha256,
+} from "./digest/mod.ts";
 export {
   applyClient,
   applyServer,

@@ -218,8 +218,9 @@ export class TextBuffer {
   }
 
   /**
-   * Where code points of the text as it is now lie (UTF-16 offset, line),
-   * asked in order: for a few places of a long text without walking it.
+   * Where code points of the text as it is now lie (UTF-16 offset, line,
+   * column), asked in order: for a few places of a long text without
+   * walking it.
    *
    * @returns A locator over a copy of the chunk list.
    *
@@ -229,7 +230,7 @@ export class TextBuffer {
    * import assert from "node:assert/strict";
    *
    * const locator = new TextBuffer("one\ntwo").locator();
-   * assert.deepEqual(locator.locate(5), { unit: 5, line: 2 });
+   * assert.deepEqual(locator.locate(5), { unit: 5, line: 2, column: 2 });
    * ```
    */
   locator(): TextLocator {
