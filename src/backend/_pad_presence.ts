@@ -268,17 +268,16 @@ export class PadPresence {
       selections: cursor.selections,
     }));
     if (people.length === 0) return;
-    let text: TextLocator;
+    let locator: TextLocator;
     try {
       // Not the joined text: a busy pad's is long, and this runs for every
       // write of ours while someone is in the pad.
-      text = session.serverLocator(entry.revision + 1);
+      locator = session.serverLocator(entry.revision + 1);
     } catch {
       return;
     }
-    const hits = peopleInRanges(text, people, changedRanges(entry.operation), {
-      by: "line",
-    });
+    const ranges = changedRanges(entry.operation);
+    const hits = peopleInRanges(locator, people, ranges, { by: "line" });
     if (hits.length === 0) return;
     this.#nearby.set(entry.revision, {
       people: hits.length > NEARBY_LISTED ? hits.slice(0, NEARBY_LISTED) : hits,
