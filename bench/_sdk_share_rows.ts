@@ -2,8 +2,9 @@
 // tool appends over a raw socket (`_bare_append_server.ts`): what the
 // SDK's own tool call costs over a ping and a raw edit, so each append row
 // can say how much of its time is the floor's, the SDK's and ours. Inside
-// the server (timed by a bare JSON-RPC peer) and end to end (through the
-// 1.x SDK client).
+// the servers (timed by bare JSON-RPC peers: a fresh one of each, their
+// first calls in blocks taken in turn, so both see the same load) and end
+// to end (through the 1.x SDK client).
 
 import { RawRpc } from "./_raw_rpc.ts";
 import {
@@ -11,11 +12,13 @@ import {
   type Row,
   stdioClient,
   timed,
-  timedInside,
+  timedInBlocks,
 } from "./_speed_tools.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const SCRIPT = "bench/_bare_append_server.ts";
+/** Calls of one server in a row (see `timedInBlocks`). */
+const BLOCK = 50;
 
 /** The rows set against the bare SDK append, and the shares as a note. */
 export interface SdkShare {
@@ -24,26 +27,37 @@ export interface SdkShare {
 }
 
 /**
- * Time the bare SDK append as `speed.ts` times ours: a fresh server, `many`
- * pings, then `many` appends on a pad of its own, inside the server; then
- * through the SDK client. `ours` are our rows' figures from the same run.
+ * Time the bare SDK append as `speed.ts` times ours, beside a fresh server
+ * of ours: `many` pings, then `many` appends on a pad of its own, of each
+ * server, inside it, in blocks of 50 taken in turn; then the bare append
+ * through the SDK client. `ours` are our rows' figures from the same run:
+ * its raw edit, and its append end to end.
  */
 export async function sdkShareRows(
   env: Record<string, string>,
   many: number,
-  ours: { ping: number; rawEdit: number; append: number; endToEnd: number },
+  ours: { rawEdit: number; endToEnd: number },
 ): Promise<SdkShare> {
-  const rpc = await RawRpc.start(`${ROOT}${SCRIPT}`, env);
-  const ping = await timed(many, () => rpc.call("ping", {}));
-  const append = await timedInside(
-    many,
-    () =>
-      rpc.timeTool("append_to_document", {
-        id: "bench-bare-append",
-        text: "a line\n",
-      }),
-  );
-  await rpc.close();
+  const mine = await RawRpc.start(`${ROOT}mod.ts`, env);
+  const bare = await RawRpc.start(`${ROOT}${SCRIPT}`, env);
+  const ping = (rpc: RawRpc) => async (): Promise<number> => {
+    const start = performance.now();
+    await rpc.call("ping", {});
+    return performance.now() - start;
+  };
+  const append = (rpc: RawRpc, id: string) => () =>
+    rpc.timeTool("append_to_document", { id, text: "a line\n" });
+  const rounds = Math.ceil(many / BLOCK);
+  const [ourPing, barePing] = await timedInBlocks(rounds, BLOCK, [
+    ping(mine),
+    ping(bare),
+  ]);
+  const [ourAppend, bareAppend] = await timedInBlocks(rounds, BLOCK, [
+    append(mine, "bench-share-ours"),
+    append(bare, "bench-share-bare"),
+  ]);
+  await mine.close();
+  await bare.close();
   const client = await stdioClient(SCRIPT, env.RUSTPAD_URL!);
   await timed(many, () => client.ping());
   const endToEnd = await timed(
@@ -60,9 +74,9 @@ export async function sdkShareRows(
     rows: [
       {
         what: "append_to_document, small pad",
-        ms: ours.append,
+        ms: ourAppend,
         floor: "bare SDK append (one raw edit)",
-        floorMs: append,
+        floorMs: bareAppend,
         target: 1.5,
       },
       {
@@ -73,17 +87,17 @@ export async function sdkShareRows(
         target: 1.5,
       },
     ],
-    // Each share from figures timed alike: a fresh server, `many` pings,
-    // then `many` appends.
+    // Each share from figures timed alike: a fresh server of each, `many`
+    // pings, then `many` appends.
     note:
       `the small pad's append, inside the server: the bare floor (the bare server's ping + raw edit) ${
-        us(ping + ours.rawEdit)
+        us(barePing + ours.rawEdit)
       }, the SDK's tool call ${
-        us(append - ping - ours.rawEdit)
+        us(bareAppend - barePing - ours.rawEdit)
       }, our message path (our ping over the bare one) ${
-        us(ours.ping - ping)
+        us(ourPing - barePing)
       }, our tool ${
-        us(ours.append - ours.ping - (append - ping))
+        us(ourAppend - ourPing - (bareAppend - barePing))
       }; end to end, ours ${us(ours.endToEnd)} against the bare append's ${
         us(endToEnd)
       }`,

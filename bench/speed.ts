@@ -243,8 +243,10 @@ row(
   1.5,
 );
 // The same two appends against a bare SDK server's: the SDK's share.
-const ours = { ping, rawEdit: smallRtt, append: appendSmall };
-const share = await sdkShareRows(env, many, { ...ours, endToEnd: sdkAppend });
+const share = await sdkShareRows(env, many, {
+  rawEdit: smallRtt,
+  endToEnd: sdkAppend,
+});
 rows.push(...share.rows);
 notes.push(share.note);
 const [endToEnd, modernRead] = await timedInTurn(runs, [
