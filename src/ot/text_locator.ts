@@ -37,8 +37,15 @@ export class TextLocator {
   #points = 0;
   #units = 0;
   #lines = 1;
-  /** The UTF-16 offset where the line of the last place asked starts. */
+  /**
+   * The UTF-16 offset where the line of the last place asked starts; when
+   * `#lineChunk` is not -1, after the last break of that chunk, which starts
+   * at `#lineBase` (found only when a column is asked: a walk past hundreds
+   * of chunks would search each for its last break).
+   */
   #lineStart = 0;
+  #lineChunk = -1;
+  #lineBase = 0;
   /** The last place asked, inside that chunk. */
   #inPoints = 0;
   #inUnits = 0;
@@ -73,7 +80,8 @@ export class TextLocator {
       chunk !== undefined && position >= this.#points + chunk.length
     ) {
       if (chunk.breaks > 0) {
-        this.#lineStart = this.#units + chunk.text.lastIndexOf("\n") + 1;
+        this.#lineChunk = this.#chunk;
+        this.#lineBase = this.#units;
       }
       this.#points += chunk.length;
       this.#units += chunk.text.length;
@@ -92,6 +100,7 @@ export class TextLocator {
     ) {
       lines++;
       this.#lineStart = this.#units + at + 1;
+      this.#lineChunk = -1;
     }
     this.#inPoints = target;
     this.#inUnits = units;
@@ -100,6 +109,11 @@ export class TextLocator {
   }
 
   #place(unit: number, line: number): TextPlace {
+    if (this.#lineChunk !== -1) {
+      const { text } = this.#chunks[this.#lineChunk]!;
+      this.#lineStart = this.#lineBase + text.lastIndexOf("\n") + 1;
+      this.#lineChunk = -1;
+    }
     return { unit, line, column: unit - this.#lineStart + 1 };
   }
 }
