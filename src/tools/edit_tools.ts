@@ -223,7 +223,9 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
           base_revision: base,
           on_conflict: on_conflict ?? null,
         },
-        content: session.text,
+        // Read only when a person is asked: joining a busy pad's text
+        // costs milliseconds, and most edits ask no one.
+        content: asked ? session.text : "",
         revision: session.revision,
         message: `Apply ${edits.length} ${
           edits.length === 1 ? "edit" : "edits"
