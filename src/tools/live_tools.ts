@@ -255,16 +255,20 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
     }
     const preview = target.build(before);
     if (preview.isNoop()) throw target.emptied(before.revision);
+    const destroys = before.length > 0 &&
+      deletedBy(preview) * 2 > before.length;
     const asked = await gate.confirm(
       {
         padId: id,
         binding: { id, undone_revision: undone + 1 },
-        content: before.text,
+        // Read only when a person is asked: joining a busy pad's text
+        // costs milliseconds, and most undos ask no one.
+        content: gate.asks(destroys) ? before.text : "",
         revision: before.revision,
         message: undoQuestion(id, undone, preview),
       },
       confirm_token,
-      before.length > 0 && deletedBy(preview) * 2 > before.length,
+      destroys,
     );
     if (asked.status !== "confirmed") return notConfirmed(id, asked);
     let written;
