@@ -28,6 +28,16 @@ import type { ToolCall, ToolContext } from "./tool.ts";
  */
 export type EditKind = "edit" | "undo";
 
+/**
+ * What {@linkcode WriteGate.confirm} asks: a confirmation request without
+ * the tool's name, its `content` read only when a person is asked (joining
+ * a busy pad's text costs milliseconds, and most writes ask no one).
+ */
+export type GateRequest = Omit<ConfirmationRequest, "tool" | "content"> & {
+  /** The pad text the write would destroy. */
+  content: () => string;
+};
+
 /** An edit the gate sent that landed. */
 interface Landed {
   padId: string;
@@ -63,7 +73,7 @@ export interface WriteGate {
    * @returns The outcome; write only on `confirmed`.
    */
   confirm(
-    request: Omit<ConfirmationRequest, "tool">,
+    request: GateRequest,
     token: string | undefined,
     destroys: boolean,
   ): Promise<ConfirmationOutcome>;
@@ -139,7 +149,7 @@ export function writeGate(
       return await confirm(
         context,
         call,
-        { ...request, tool: tool.name },
+        { ...request, content: request.content(), tool: tool.name },
         token,
       );
     },

@@ -17,7 +17,12 @@ import { idempotent } from "./_idempotent.ts";
 import { QUOTED } from "./_write_shapes.ts";
 import { SUGGEST_SHAPE, Suggested, suggests } from "./_suggest.ts";
 export { idempotencyKeySchema } from "./_idempotent.ts";
-export { NothingToChange, type WriteGate, type WriteOutcome } from "./_gate.ts";
+export {
+  type GateRequest,
+  NothingToChange,
+  type WriteGate,
+  type WriteOutcome,
+} from "./_gate.ts";
 export {
   askedShape,
   QUOTED,

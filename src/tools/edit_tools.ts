@@ -223,9 +223,7 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
           base_revision: base,
           on_conflict: on_conflict ?? null,
         },
-        // Read only when a person is asked: joining a busy pad's text
-        // costs milliseconds, and most edits ask no one.
-        content: asked ? session.text : "",
+        content: () => session.text,
         revision: session.revision,
         message: `Apply ${edits.length} ${
           edits.length === 1 ? "edit" : "edits"

@@ -171,7 +171,7 @@ export const setDocumentTool: ToolDefinition = defineWriteTool({
       {
         padId: id,
         binding: { id, text, base_revision },
-        content: current,
+        content: () => current,
         revision: session.revision,
         message:
           `Replace the whole text of pad "${id}" (${session.length} code points now) with ${newLength} code points of new text? What the pad says now will be gone.`,
@@ -310,7 +310,7 @@ export const replaceInDocumentTool: ToolDefinition = defineWriteTool({
           count,
           base_revision,
         },
-        content: current,
+        content: () => current,
         revision: session.revision,
         message: count > 1
           ? `Replace all ${count} matches of the ${

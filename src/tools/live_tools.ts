@@ -255,20 +255,16 @@ export const undoLastEditTool: ToolDefinition = defineWriteTool({
     }
     const preview = target.build(before);
     if (preview.isNoop()) throw target.emptied(before.revision);
-    const destroys = before.length > 0 &&
-      deletedBy(preview) * 2 > before.length;
     const asked = await gate.confirm(
       {
         padId: id,
         binding: { id, undone_revision: undone + 1 },
-        // Read only when a person is asked: joining a busy pad's text
-        // costs milliseconds, and most undos ask no one.
-        content: gate.asks(destroys) ? before.text : "",
+        content: () => before.text,
         revision: before.revision,
         message: undoQuestion(id, undone, preview),
       },
       confirm_token,
-      destroys,
+      before.length > 0 && deletedBy(preview) * 2 > before.length,
     );
     if (asked.status !== "confirmed") return notConfirmed(id, asked);
     let written;

@@ -53,6 +53,7 @@ export {
 } from "./tool.ts";
 export {
   defineWriteTool,
+  type GateRequest,
   type WriteGate,
   type WriteToolDefinition,
 } from "./_write.ts";

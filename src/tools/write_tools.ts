@@ -140,7 +140,7 @@ function askFirst(
     {
       padId: session.padId,
       binding,
-      content: "",
+      content: () => "",
       revision: session.revision,
       message,
     },

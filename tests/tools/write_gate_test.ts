@@ -39,6 +39,7 @@ async function serveWipe(
     loadConfig({ RUSTPAD_URL: pads.url, ...env }),
   );
   const server = new McpServer({ name: "t", version: "1" });
+  let contentReads = 0;
   const wipe = defineWriteTool({
     name: "wipe",
     title: "Wipe",
@@ -53,7 +54,10 @@ async function serveWipe(
           {
             padId: id,
             binding: { id },
-            content: session.text,
+            content: () => {
+              contentReads++;
+              return session.text;
+            },
             revision: session.revision,
             message: `Empty pad "${id}"?`,
           },
@@ -88,6 +92,7 @@ async function serveWipe(
   return {
     call: () => client.callTool({ name: "wipe", arguments: { id: "p" } }),
     asked: () => asked,
+    contentReads: () => contentReads,
     text: () => pads.text("p"),
     async [Symbol.asyncDispose]() {
       await client.close();
@@ -109,6 +114,15 @@ Deno.test("a new destructive tool asks a person because of its destructiveHint a
   await using wipe = await serveWipe({}, true);
   assert.equal(structured(await wipe.call() as never).status, "applied");
   assert.equal(wipe.asked(), 1);
+  assert.equal(wipe.contentReads(), 1);
+  assert.equal(wipe.text(), "");
+});
+
+Deno.test("a tool that consults the gate under RUSTPAD_CONFIRM=never writes without reading the text a person would be asked about", async () => {
+  await using wipe = await serveWipe({ RUSTPAD_CONFIRM: "never" }, true);
+  assert.equal(structured(await wipe.call() as never).status, "applied");
+  assert.equal(wipe.asked(), 0);
+  assert.equal(wipe.contentReads(), 0);
   assert.equal(wipe.text(), "");
 });
 
