@@ -9,6 +9,7 @@
 
 import type { UserId } from "../rustpad/protocol.ts";
 import type { PadSession } from "../rustpad/session.ts";
+import type { TextPlace } from "../ot/mod.ts";
 import { Authorship } from "./_authorship.ts";
 
 const indexes = new WeakMap<PadSession, Authorship>();
@@ -18,6 +19,8 @@ export interface ChangedStretch {
   /** UTF-16 offsets in the text. */
   readonly from: number;
   readonly to: number;
+  /** Its length in code points. */
+  readonly length: number;
   readonly startLine: number;
   readonly endLine: number;
   /** Who wrote it, with the latest revision each wrote there. */
@@ -122,6 +125,7 @@ export function provenance(
   let open: {
     from: number;
     to: number;
+    length: number;
     startLine: number;
     endLine: number;
     writers: Map<UserId | undefined, number>;
@@ -132,14 +136,19 @@ export function provenance(
   };
   let attributing = last >= startLine;
   let position = 0;
+  // Runs are contiguous: where one ends the next starts, located once.
+  let located: TextPlace | undefined;
   for (const run of index.runs()) {
     const from = position;
     position += run.length;
     const isChanged = run.revision > since;
     if (!isChanged) close();
-    if (!isChanged && !attributing) continue;
-    const start = locator.locate(from);
-    const end = locator.locate(position);
+    if (!isChanged && !attributing) {
+      located = undefined;
+      continue;
+    }
+    const start = located ?? locator.locate(from);
+    const end = located = locator.locate(position);
     // The line of the run's last unit: one ending with a `\n` ends on it.
     const endsOn = end.unit > start.unit && text.charCodeAt(end.unit - 1) === 10
       ? end.line - 1
@@ -148,12 +157,14 @@ export function provenance(
       open ??= {
         from: start.unit,
         to: start.unit,
+        length: 0,
         startLine: start.line,
         endLine: start.line,
         writers: new Map(),
       };
       if (end.unit > start.unit) open.endLine = endsOn;
       open.to = end.unit;
+      open.length += run.length;
       open.writers.set(
         run.author,
         Math.max(run.revision, open.writers.get(run.author) ?? 0),

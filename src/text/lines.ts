@@ -155,19 +155,26 @@ export function showLine(text: string, start: number, end: number): string {
  * `text` from UTF-16 offset `start` to `end`, cut after
  * {@linkcode MAX_LINE_LENGTH} code points with `… [marker]`, the marker
  * made from the whole length in code points and the offset of the cut.
+ * A caller that knows the piece's length in code points passes it as
+ * `length`, which spares counting the rest of a long piece.
  */
 export function cutLong(
   text: string,
   start: number,
   end: number,
   marker: (length: number, cut: number) => string,
+  length?: number,
 ): string {
   // At most two units a code point: a piece this short cannot be too long.
   if (end - start <= MAX_LINE_LENGTH) return text.slice(start, end);
+  if (length !== undefined && length <= MAX_LINE_LENGTH) {
+    return text.slice(start, end);
+  }
   const cut = advanceCodePoints(text, start, MAX_LINE_LENGTH);
   if (cut >= end) return text.slice(start, end);
-  const length = MAX_LINE_LENGTH + codePointLength(text.slice(cut, end));
-  return `${text.slice(start, cut)}… [${marker(length, cut)}]`;
+  const whole = length ??
+    MAX_LINE_LENGTH + codePointLength(text.slice(cut, end));
+  return `${text.slice(start, cut)}… [${marker(whole, cut)}]`;
 }
 
 /**

@@ -147,6 +147,7 @@ export const getChangesTool: ToolDefinition = defineTool({
         stretch.from,
         stretch.to,
         (length) => `cut: ${length} code points in all; read_lines shows them`,
+        stretch.length,
       ),
     }));
     const lines = found.lines.map((line) => ({

@@ -32,11 +32,26 @@ function randomText(length: number): string {
   return text;
 }
 
-Deno.test("`advanceCodePoints()` agrees with a step-by-step walk from every start, lone surrogates and pair middles included", () => {
+Deno.test("`advanceCodePoints()` agrees with a step-by-step walk from every start, lone surrogates and pair middles included, short advances and long ones", () => {
   for (let round = 0; round < 200; round++) {
-    const text = randomText(Math.floor(Math.random() * 40));
+    const text = randomText(Math.floor(Math.random() * 120));
     for (let from = 0; from <= text.length; from++) {
-      for (const count of [0, 1, 2, 3, 7, text.length, text.length + 5]) {
+      // Fewer than 32 code points are stepped through, more searched for.
+      for (
+        const count of [
+          0,
+          1,
+          2,
+          3,
+          7,
+          31,
+          32,
+          33,
+          70,
+          text.length,
+          text.length + 5,
+        ]
+      ) {
         assert.equal(
           advanceCodePoints(text, from, count),
           walk(text, from, count),

@@ -124,3 +124,29 @@ Deno.test("get_changes since a revision finds what was written since at its line
   const text = await (await fetch(`${h.pads.url}/api/text/c-long`)).text();
   assert.equal(text.split("\n")[2999], "02999 😀NEW2 é");
 });
+
+Deno.test("get_changes cuts a hunk past 2,000 code points and counts the whole hunk in code points, astral characters and a person's later line included", async () => {
+  await using h = await connect();
+  // 300 lines of 10 code points (12 UTF-16 units) each.
+  const lines = Array.from(
+    { length: 300 },
+    (_, k) => `${String(k + 1).padStart(5, "0")} 😀 é\n`,
+  );
+  structured(
+    await h.call("append_to_document", { id: "c-cut", text: lines.join("") }),
+  );
+  await using person = await RawPerson.open(h.pads.url, "c-cut");
+  await person.type(3000, "by a person 😀\n");
+  await untilServerSees(h, "c-cut", person.revision);
+  const changes = structured(
+    await h.call("get_changes", { id: "c-cut" }),
+  ) as unknown as Changes;
+  assert.equal(changes.hunks.length, 1);
+  const [hunk] = changes.hunks;
+  const marker = " [cut: 3014 code points in all; read_lines shows them]";
+  assert.ok(hunk!.text.endsWith(`…${marker}`), hunk!.text.slice(-80));
+  const shown = hunk!.text.slice(0, -marker.length - 1);
+  assert.equal([...shown].length, 2000);
+  assert.equal(shown, [...lines.join("")].slice(0, 2000).join(""));
+  assert.deepEqual([hunk!.start_line, hunk!.end_line], [1, 301]);
+});
