@@ -23,9 +23,6 @@ const PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 /** Texts this long or longer have their pairs counted by {@linkcode PAIR}. */
 const SEARCHED_LENGTH = 64;
 
-/** Advances of fewer code points than this step through them. */
-const STEPPED_COUNT = 32;
-
 /** Number of code points in `text` (a lone surrogate counts as one). */
 export function codePointLength(text: string): number {
   if (text.length >= SEARCHED_LENGTH) {
@@ -56,17 +53,6 @@ export function advanceCodePoints(
   from: number,
   count: number,
 ): number {
-  if (count < STEPPED_COUNT) {
-    // A few code points: steps cost less than setting up a search.
-    let index = from;
-    for (let n = 0; n < count && index < text.length; n++) {
-      index += isHighSurrogate(text.charCodeAt(index)) &&
-          isLowSurrogate(text.charCodeAt(index + 1))
-        ? 2
-        : 1;
-    }
-    return index;
-  }
   let index = from;
   let remaining = count;
   // `count` code points span at most 2 * count units: the search must not
