@@ -12,6 +12,7 @@
 import { RawRpc } from "./_raw_rpc.ts";
 import type { RawSocket } from "./_raw_socket.ts";
 import { type Row, timedInBlocks } from "./_speed_tools.ts";
+import { OVER_BARE_APPEND } from "./_sdk_share_rows.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 /** Calls of one kind in a row (see `timedInBlocks`). */
@@ -90,7 +91,7 @@ export async function warmAppendRows(
         ms: ourAppend,
         floor: "bare SDK append, warm",
         floorMs: bareAppend,
-        target: 1.5,
+        target: OVER_BARE_APPEND,
       },
     ],
     note: `after ${warm} calls of each, in blocks of ${BLOCK} in turn: ping ${

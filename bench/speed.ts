@@ -217,14 +217,13 @@ const mcp = await stdioClient("mod.ts", pad.url);
 // difference from the era's.
 const modern = await modernStdioClient(pad.url);
 const v2Legacy = await modernStdioClient(pad.url, false);
-// The warm append end to end: the SDK client's own cost is in both. Alone,
-// in a server of its own, as its floor is; then in turn for the eras.
+// The append end to end: the SDK client's own cost is in both. In a fresh
+// server of its own after its pings, as its floor is, beside the bare SDK
+// append's (`_sdk_share_rows.ts`); then in turn for the eras.
 const append = (client: typeof mcp | typeof modern, id: string) => () =>
   callTool(client, "append_to_document", { id, text: "a\n" });
-const alone = await stdioClient("mod.ts", pad.url);
-const sdkPing = await timed(many, () => alone.ping());
-const sdkAppend = await timed(many, append(alone, "bench-e2e"));
-await alone.close();
+const share = await sdkShareRows(env, many, smallRtt);
+const { ping: sdkPing, append: sdkAppend } = share.endToEnd;
 await timed(many, () => mcp.ping()); // as warm as the era rows always were
 const [legacyAppend, modernAppend, v2LegacyAppend] = await timedInTurn(many, [
   append(mcp, "bench-e2e-turn"),
@@ -243,10 +242,6 @@ row(
   1.5,
 );
 // The same two appends against a bare SDK server's: the SDK's share.
-const share = await sdkShareRows(env, many, {
-  rawEdit: smallRtt,
-  endToEnd: sdkAppend,
-});
 rows.push(...share.rows);
 notes.push(share.note);
 const [endToEnd, modernRead] = await timedInTurn(runs, [
