@@ -100,6 +100,7 @@ export type {
   SuggestionStore,
   SuggestionView,
   TextBuffer,
+  TextLines,
   TextLocator,
   TextPlace,
   TextWindow,

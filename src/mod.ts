@@ -28,6 +28,7 @@ export {
   type Synchronized,
   synchronized,
   TextBuffer,
+  TextLines,
   TextLocator,
   TextOperation,
   type TextPlace,

@@ -209,7 +209,7 @@ export class PadPresence {
         : [];
       const positions = offsets.length === 0
         ? []
-        : positionsOf(session.serverLocator(), offsets);
+        : positionsOf(session.serverBuffer().locator(), offsets);
       const ends = positions.slice(count);
       people.push({
         id,
@@ -272,7 +272,7 @@ export class PadPresence {
     try {
       // Not the joined text: a busy pad's is long, and this runs for every
       // write of ours while someone is in the pad.
-      locator = session.serverLocator(entry.revision + 1);
+      locator = session.serverBuffer(entry.revision + 1).locator();
     } catch {
       return;
     }

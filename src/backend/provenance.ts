@@ -117,7 +117,7 @@ export function provenance(
   // Places are found in the text's chunks: a question about the last few
   // revisions of a long pad costs its runs and chunks, not a walk of its
   // text.
-  const locator = session.serverLocator();
+  const locator = session.serverBuffer().locator();
   const lineCount = locator.lineCount;
   const last = Math.min(endLine, lineCount);
   const changed: ChangedStretch[] = [];

@@ -12,6 +12,7 @@ export { fromOwnedJSON, TextOperation } from "./operation.ts";
 export { TextBuffer, type TextWindow } from "./text_buffer.ts";
 export { DeferredInverses } from "./deferred_inverses.ts";
 export { TextLocator, type TextPlace } from "./text_locator.ts";
+export { TextLines } from "./text_lines.ts";
 export {
   applyClient,
   applyServer,

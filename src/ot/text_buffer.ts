@@ -10,11 +10,12 @@
  * @module
  */
 
-import { type Chunk, ChunkCursor, chunksOf, unitsAfter } from "./_chunks.ts";
+import { type Chunk, ChunkCursor, chunksOf } from "./_chunks.ts";
 import { foldOperations, foldPlan } from "./_code_point_fold.ts";
 import { DeferredInverses } from "./deferred_inverses.ts";
 import { codePointLength } from "./code_points.ts";
 import { TextOperation } from "./operation.ts";
+import { TextLines } from "./text_lines.ts";
 import { TextLocator } from "./text_locator.ts";
 
 /** Lines of a text around a change, from {@linkcode TextBuffer.window}. */
@@ -200,21 +201,39 @@ export class TextBuffer {
    * ```
    */
   window(start: number, end: number, context: number): TextWindow {
-    const breaks = this.#chunks.reduce((sum, chunk) => sum + chunk.breaks, 0);
-    const endsWithBreak = this.#endsWithBreak();
-    const totalLines = this.#length === 0
-      ? 0
-      : endsWithBreak
-      ? breaks
-      : breaks + 1;
-    const firstLine = Math.max(1, this.#lineOf(start) - context);
+    // Not copied: the lines are read before this returns.
+    const lines = new TextLines(this.#chunks, this.#length);
+    const breaks = lines.breaks;
+    const totalLines = lines.count;
+    const firstLine = Math.max(1, lines.lineOf(start) - context);
     // As the diff does: the line the change ends on holds position `end`.
-    const lastLine = this.#lineOf(end) + context;
-    const from = this.#lineStart(firstLine);
+    const lastLine = lines.lineOf(end) + context;
+    const from = lines.start(firstLine);
     const to = lastLine >= breaks + 1
       ? this.#length
-      : this.#lineStart(lastLine + 1);
-    return { text: this.#slice(from, to), start: from, firstLine, totalLines };
+      : lines.start(lastLine + 1);
+    return { text: lines.slice(from, to), start: from, firstLine, totalLines };
+  }
+
+  /**
+   * The lines of the text as it is now (where each starts, which holds a
+   * place, a stretch of them), counted chunk by chunk: for a few lines of
+   * a long text without joining it.
+   *
+   * @returns Lines over a copy of the chunk list.
+   *
+   * @example
+   * ```ts
+   * import { TextBuffer } from "../mod.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const lines = new TextBuffer("one\ntwo\n").lines();
+   * assert.equal(lines.start(2), 4);
+   * assert.equal(lines.count, 2);
+   * ```
+   */
+  lines(): TextLines {
+    return new TextLines([...this.#chunks], this.#length);
   }
 
   /**
@@ -273,71 +292,5 @@ export class TextBuffer {
     }
     this.#length = operation.targetLength;
     this.#joined = undefined;
-  }
-
-  #endsWithBreak(): boolean {
-    const last = this.#chunks.at(-1);
-    return last !== undefined && last.text.endsWith("\n");
-  }
-
-  /** The 1-based line holding code point `offset`. */
-  #lineOf(offset: number): number {
-    let line = 1;
-    let remaining = offset;
-    for (const chunk of this.#chunks) {
-      if (remaining < chunk.length) {
-        const unit = unitsAfter(chunk, 0, remaining);
-        for (
-          let at = chunk.text.indexOf("\n");
-          at !== -1 && at < unit;
-          at = chunk.text.indexOf("\n", at + 1)
-        ) line++;
-        return line;
-      }
-      remaining -= chunk.length;
-      line += chunk.breaks;
-    }
-    return line;
-  }
-
-  /** The code point where line `line` (1-based) starts. */
-  #lineStart(line: number): number {
-    let needed = line - 1;
-    let offset = 0;
-    if (needed === 0) return 0;
-    for (const chunk of this.#chunks) {
-      if (needed <= chunk.breaks) {
-        let at = -1;
-        for (let k = 0; k < needed; k++) at = chunk.text.indexOf("\n", at + 1);
-        const before = chunk.text.slice(0, at + 1);
-        return offset +
-          (chunk.text.length === chunk.length
-            ? before.length
-            : [...before].length);
-      }
-      needed -= chunk.breaks;
-      offset += chunk.length;
-    }
-    return this.#length;
-  }
-
-  /** Code points `start` to `end` as a string. */
-  #slice(start: number, end: number): string {
-    const pieces: string[] = [];
-    let position = 0;
-    for (const chunk of this.#chunks) {
-      const chunkEnd = position + chunk.length;
-      if (chunkEnd > start && position < end) {
-        const from = Math.max(start, position) - position;
-        const to = Math.min(end, chunkEnd) - position;
-        const unitFrom = unitsAfter(chunk, 0, from);
-        pieces.push(
-          chunk.text.slice(unitFrom, unitsAfter(chunk, unitFrom, to - from)),
-        );
-      }
-      if (chunkEnd >= end) break;
-      position = chunkEnd;
-    }
-    return pieces.join("");
   }
 }

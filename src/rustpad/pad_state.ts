@@ -26,7 +26,6 @@ import {
 import { type LoggedOperation, RevisionLog } from "./revision_log.ts";
 import type { SessionError } from "./session_error.ts";
 import { TextBuffer } from "../ot/text_buffer.ts";
-import type { TextLocator } from "../ot/text_locator.ts";
 import { PadPeople, type PadUser } from "./_pad_people.ts";
 import { chainDigest, Lineage } from "./_history_digest.ts";
 import type { SessionEvent, SessionListener } from "./session_event.ts";
@@ -99,13 +98,12 @@ export class PadState {
     return this.#settled().#server.toString();
   }
 
-  /** Where code points of the server's text at `revision` (default: now) lie. */
-  serverLocator(revision?: number): TextLocator {
+  /** The server's text at `revision` (default: now), as a buffer of its own. */
+  serverBuffer(revision?: number): TextBuffer {
     const state = this.#settled();
-    const log = state.#log;
-    return (revision === undefined
-      ? state.#server
-      : log.bufferAt(revision, state.#server)).locator();
+    return revision === undefined
+      ? state.#server.clone()
+      : state.#log.bufferAt(revision, state.#server);
   }
 
   /** {@linkcode PadState.serverText}'s length in code points, known without counting. */

@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { TextBuffer, TextLocator, TextOperation } from "../ot/mod.ts";
+import type { TextBuffer, TextOperation } from "../ot/mod.ts";
 import { PadState, type SessionListener } from "./pad_state.ts";
 import type { PadUser } from "./_pad_people.ts";
 import type { CursorData, UserId, UserInfo } from "./protocol.ts";
@@ -151,11 +151,11 @@ export class PadSession {
   }
 
   /**
-   * Where code points of the server's text at `revision` (default: now) lie,
-   * asked in order. Throws a RangeError outside the window of `textAt`.
+   * The server's text at `revision` (default: now), a buffer of its own for
+   * places and lines without joining it. RangeError outside `textAt`'s window.
    */
-  serverLocator(revision?: number): TextLocator {
-    return this.#state.serverLocator(revision);
+  serverBuffer(revision?: number): TextBuffer {
+    return this.#state.serverBuffer(revision);
   }
 
   /** {@linkcode PadSession.serverText}'s length in code points. */

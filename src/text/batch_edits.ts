@@ -10,18 +10,21 @@
  * @module
  */
 
-import { codePointLength } from "../ot/code_points.ts";
-import { narrowChange } from "./common_ends.ts";
+import { commonEnds } from "./common_ends.ts";
 import { findOccurrences } from "./edits.ts";
 import {
   asCrlf,
-  countLines,
   inLineEndingOf,
-  LineIndex,
   notFoundHint,
   withoutLineNumbers,
 } from "./lines.ts";
 import { TextOperation } from "../ot/operation.ts";
+import type { TextBuffer } from "../ot/text_buffer.ts";
+import {
+  BufferSource,
+  type EditSource,
+  StringSource,
+} from "./_edit_sources.ts";
 
 /** Replace an exact string: once, or every occurrence with `replace_all`. */
 export interface StringEdit {
@@ -116,7 +119,8 @@ export class BatchEditError extends Error {
  * Locate every edit of a batch in `text` and build the one operation that
  * makes them all.
  *
- * @param text The text the edits were made against.
+ * @param text The text the edits were made against: a string, or a
+ * {@linkcode TextBuffer}, joined only if a string edit must search it.
  * @param edits The edits, in any order.
  * @param where Words naming that text in errors, such as "at revision 7".
  * @param length The length of `text` in code points, if known: the rest
@@ -140,27 +144,36 @@ export class BatchEditError extends Error {
  * ```
  */
 export function locateEdits(
-  text: string,
+  text: string | TextBuffer,
   edits: readonly BatchEdit[],
   where = "in the pad",
   length?: number,
 ): LocatedBatch {
   refuseNestedStrings(edits, where);
-  const lines = new LazyLines(text);
+  // Line edits find their lines in a buffer's chunks; a search needs it all.
+  const whole = typeof text === "string"
+    ? text
+    : edits.some((edit) => "old_string" in edit)
+    ? text.toString()
+    : undefined;
+  const source: EditSource = whole === undefined
+    ? new BufferSource(text as TextBuffer)
+    : new StringSource(whole);
   const found: Omit<LocatedChange, "codePointStart" | "codePointEnd">[] = [];
   let replacesMany = false;
   // Places that do not overlap number at most one per UTF-16 unit, so past
   // that some overlap: the search stops there, whatever the batch asks.
-  let placesLeft = text.length;
+  let placesLeft = whole?.length ?? 0;
   for (const [index, edit] of edits.entries()) {
     if ("old_string" in edit) {
-      const located = locateString(text, edit, index, where, placesLeft);
+      // A batch with a string edit is located in the whole text.
+      const located = locateString(whole!, edit, index, where, placesLeft);
       placesLeft -= located.length;
       if (located.length > 1) replacesMany = true;
       // One by one: a spread of 100,000+ arguments overflows the stack.
       for (const change of located) found.push(change);
     } else {
-      found.push(locateLines(lines, edit, index, where));
+      found.push(locateLines(source, edit, index, where));
     }
   }
   found.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -172,7 +185,7 @@ export function locateEdits(
       throw new BatchEditError(
         second!,
         `Cannot apply edits[${first}] and edits[${second}] as they overlap ${where} (both touch line ${
-          lines.index.lineOf(next.start)
+          source.lineOf(next.start)
         }): make them one edit, or make each cover separate text`,
       );
     }
@@ -184,52 +197,34 @@ export function locateEdits(
   let codePoint = 0;
   let deleted = 0;
   for (const located of found) {
-    const change = narrowChange(text, located);
-    const kept = codePointLength(text.slice(done, change.start));
-    const removed = codePointLength(text.slice(change.start, change.end));
-    operation.retain(kept).delete(removed).insert(change.text);
+    const replaced = source.slice(located.start, located.end);
+    const { prefix, suffix } = commonEnds(replaced, located.text);
+    const start = located.start + source.measure(replaced.slice(0, prefix));
+    const end = located.end -
+      source.measure(replaced.slice(replaced.length - suffix));
+    const inserted = located.text.slice(prefix, located.text.length - suffix);
+    const kept = source.points(done, start);
+    const removed = source.points(start, end);
+    operation.retain(kept).delete(removed).insert(inserted);
     codePoint += kept;
     changes.push({
-      ...change,
+      edit: located.edit,
+      start: source.unit(start),
+      end: source.unit(end),
       codePointStart: codePoint,
       codePointEnd: codePoint + removed,
+      text: inserted,
     });
     codePoint += removed;
     deleted += removed;
-    done = change.end;
+    done = end;
   }
   operation.retain(
     length === undefined
-      ? codePointLength(text.slice(done))
+      ? source.points(done, source.length)
       : length - codePoint,
   );
   return { changes, operation, deleted, replacesMany };
-}
-
-/** The line index, built only if a line edit or an error needs it. */
-class LazyLines {
-  readonly text: string;
-  #index: LineIndex | undefined;
-  #count: number | undefined;
-
-  constructor(text: string) {
-    this.text = text;
-  }
-
-  get index(): LineIndex {
-    return this.#index ??= new LineIndex(this.text);
-  }
-
-  /** Lines as `read_lines` counts them: a final `\n` starts no new line. */
-  get count(): number {
-    return this.#count ??= countLines(this.text);
-  }
-
-  /** The pad's line break: CRLF if its first line ends so. */
-  get lineBreak(): string {
-    const first = this.text.indexOf("\n");
-    return first > 0 && this.text[first - 1] === "\r" ? "\r\n" : "\n";
-  }
 }
 
 /**
@@ -324,13 +319,13 @@ function locateString(
 }
 
 function locateLines(
-  lines: LazyLines,
+  source: EditSource,
   edit: LineEdit,
   index: number,
   where: string,
 ): Omit<LocatedChange, "codePointStart" | "codePointEnd"> {
   const { start_line: first, end_line: last } = edit;
-  const total = lines.count;
+  const total = source.count;
   const inserting = last === first - 1;
   const limit = inserting ? total + 1 : total;
   if (first < 1 || last < first - 1 || first > limit || last > total) {
@@ -341,28 +336,28 @@ function locateLines(
       }) to insert`,
     );
   }
-  const { text } = lines;
-  const lineBreak = lines.lineBreak;
-  let newText = inLineEndingOf(edit.new_string, text);
-  const at = (line: number): number =>
-    line <= lines.index.count ? lines.index.start(line) : text.length;
-  let start = at(first);
-  const end = inserting ? start : at(last + 1);
-  const endsWithBreak = end > 0 && text[end - 1] === "\n";
+  const { length, lineBreak } = source;
+  // The line break stands for the text: only its first break is read.
+  let newText = inLineEndingOf(edit.new_string, lineBreak);
+  const breakBefore = (offset: number) =>
+    offset > 0 && source.slice(offset - 1, offset) === "\n";
+  let start = source.start(first);
+  const end = inserting ? start : source.start(last + 1);
+  const endsWithBreak = breakBefore(end);
   if (
-    inserting && newText !== "" && start === text.length && text !== "" &&
-    !text.endsWith("\n")
+    inserting && newText !== "" && start === length && length > 0 &&
+    !breakBefore(length)
   ) {
     // After a last line with no line break: start a line, add none at the end.
     newText = lineBreak + newText.replace(/\r?\n$/, "");
   } else if (
     newText !== "" && !newText.endsWith("\n") &&
-    (inserting ? start < text.length || text.endsWith("\n") : endsWithBreak)
+    (inserting ? start < length || breakBefore(length) : endsWithBreak)
   ) {
     newText += lineBreak;
   } else if (newText === "" && !inserting && !endsWithBreak && start > 0) {
     // Deleting the last lines: take the line break before them too.
-    start -= text[start - 2] === "\r" ? 2 : 1;
+    start -= start >= 2 && source.slice(start - 2, start - 1) === "\r" ? 2 : 1;
   }
   return { edit: index, start, end, text: newText };
 }

@@ -63,39 +63,3 @@ function lastWidth(text: string, end: number, floor: number): 1 | 2 {
     ? 2
     : 1;
 }
-
-/**
- * A change replacing `text` from `start` to `end` (UTF-16 offsets) with
- * `change.text`, narrowed to what really differs: the ends they share are
- * left out, so they are kept.
- *
- * @param text The text the change is located in.
- * @param change The change, with any other fields (kept as they are).
- * @returns The narrowed change.
- *
- * @example
- * ```ts
- * import { narrowChange } from "./common_ends.ts";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(narrowChange("say cat", { start: 4, end: 7, text: "cart" }), {
- *   start: 6,
- *   end: 6,
- *   text: "r",
- * });
- * ```
- */
-export function narrowChange<
-  T extends { start: number; end: number; text: string },
->(text: string, change: T): T {
-  const { prefix, suffix } = commonEnds(
-    text.slice(change.start, change.end),
-    change.text,
-  );
-  return {
-    ...change,
-    start: change.start + prefix,
-    end: change.end - suffix,
-    text: change.text.slice(prefix, change.text.length - suffix),
-  };
-}

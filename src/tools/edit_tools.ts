@@ -162,7 +162,8 @@ export const editDocumentTool: ToolDefinition = defineWriteTool({
       base,
       base_revision === undefined ? undefined : context.sessions,
     );
-    const baseText = session.textAt(base);
+    // Joined only if a string edit searches it (locateEdits).
+    const baseText = session.serverBuffer(base);
     let batch;
     try {
       // At the live revision the length is known without counting.
