@@ -24,6 +24,7 @@ import { codePointLength } from "./code_points.ts";
 export class TextLines {
   readonly #chunks: readonly Chunk[];
   readonly #length: number;
+  #breaks = -1;
 
   /**
    * Lines of `chunks`, which are not changed while this is used.
@@ -43,9 +44,12 @@ export class TextLines {
 
   /** How many `\n` the text holds. */
   get breaks(): number {
-    let breaks = 0;
-    for (const chunk of this.#chunks) breaks += chunk.breaks;
-    return breaks;
+    if (this.#breaks === -1) {
+      let breaks = 0;
+      for (const chunk of this.#chunks) breaks += chunk.breaks;
+      this.#breaks = breaks;
+    }
+    return this.#breaks;
   }
 
   /** Whether the text ends with `\n`. */

@@ -6,7 +6,7 @@
 
 import { codePointLength } from "../ot/code_points.ts";
 import type { TextBuffer, TextLines, TextLocator } from "../ot/mod.ts";
-import { countLines, LineIndex } from "./lines.ts";
+import { countLines, isCrlf, LineIndex } from "./lines.ts";
 
 /** The text a batch is located in, by offsets of its own. */
 export interface EditSource {
@@ -49,8 +49,7 @@ export class StringSource implements EditSource {
   }
 
   get lineBreak(): string {
-    const first = this.text.indexOf("\n");
-    return first > 0 && this.text[first - 1] === "\r" ? "\r\n" : "\n";
+    return isCrlf(this.text) ? "\r\n" : "\n";
   }
 
   start(line: number): number {

@@ -151,14 +151,11 @@ export function locateEdits(
 ): LocatedBatch {
   refuseNestedStrings(edits, where);
   // Line edits find their lines in a buffer's chunks; a search needs it all.
-  const whole = typeof text === "string"
-    ? text
-    : edits.some((edit) => "old_string" in edit)
-    ? text.toString()
-    : undefined;
-  const source: EditSource = whole === undefined
-    ? new BufferSource(text as TextBuffer)
-    : new StringSource(whole);
+  const source: EditSource =
+    typeof text === "string" || edits.some((edit) => "old_string" in edit)
+      ? new StringSource(text.toString())
+      : new BufferSource(text);
+  const whole = source instanceof StringSource ? source.text : undefined;
   const found: Omit<LocatedChange, "codePointStart" | "codePointEnd">[] = [];
   let replacesMany = false;
   // Places that do not overlap number at most one per UTF-16 unit, so past

@@ -166,8 +166,9 @@ export function cutLong(
   length?: number,
 ): string {
   // At most two units a code point: a piece this short cannot be too long.
-  if (end - start <= MAX_LINE_LENGTH) return text.slice(start, end);
-  if (length !== undefined && length <= MAX_LINE_LENGTH) {
+  if (
+    end - start <= MAX_LINE_LENGTH || (length ?? Infinity) <= MAX_LINE_LENGTH
+  ) {
     return text.slice(start, end);
   }
   const cut = advanceCodePoints(text, start, MAX_LINE_LENGTH);
