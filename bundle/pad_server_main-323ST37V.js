@@ -1,1 +1,0 @@
-import{j as a,k as b,l as c}from"./chunk-IPKZAOQH.js";import"./chunk-QDNVTYA6.js";import"./chunk-EI7MMDWY.js";export{b as RUNNING_EXIT_CODE,a as USAGE_EXIT_CODE,c as padServerMain};
