@@ -28,7 +28,7 @@ export async function coldRows(
   const loader = await RawSocket.open(padUrl, COLD);
   await loader.load(fixture.document, fixture.operations);
   // Warm first, as its name says: a process's first opens of this pad took
-  // 13 to 40 ms, then 8 to 12 ms from about the fifteenth on, so one open
+  // 18 to 37 ms and its later ones mostly 8 to 14 ms, so one open
   // unreported and a median of five read this floor at 7 to 21 ms.
   const rawWarm = await timed(3 * runs, async () => {
     const socket = await RawSocket.open(padUrl, COLD);
