@@ -98,15 +98,25 @@ Deno.test("get_changes calls the text a restarted pad server reloaded 'restored'
   );
 });
 
+/**
+ * `count` numbered lines of 10 code points (12 UTF-16 units) each, an
+ * astral character in every one.
+ */
+function astralLines(count: number): string {
+  return Array.from(
+    { length: count },
+    (_, k) => `${String(k + 1).padStart(5, "0")} 😀 é\n`,
+  ).join("");
+}
+
 Deno.test("get_changes since a revision finds what was written since at its lines in a long pad of astral characters, wherever the pad's chunks end", async () => {
   await using h = await connect();
-  // 3,000 lines of 10 code points (12 UTF-16 units) each: many chunks.
-  const lines = Array.from(
-    { length: 3000 },
-    (_, k) => `${String(k + 1).padStart(5, "0")} 😀 é\n`,
-  );
+  // Many chunks.
   structured(
-    await h.call("append_to_document", { id: "c-long", text: lines.join("") }),
+    await h.call("append_to_document", {
+      id: "c-long",
+      text: astralLines(3000),
+    }),
   );
   await using person = await RawPerson.open(h.pads.url, "c-long");
   const since = person.revision;
@@ -127,14 +137,8 @@ Deno.test("get_changes since a revision finds what was written since at its line
 
 Deno.test("get_changes cuts a hunk past 2,000 code points and counts the whole hunk in code points, astral characters and a person's later line included", async () => {
   await using h = await connect();
-  // 300 lines of 10 code points (12 UTF-16 units) each.
-  const lines = Array.from(
-    { length: 300 },
-    (_, k) => `${String(k + 1).padStart(5, "0")} 😀 é\n`,
-  );
-  structured(
-    await h.call("append_to_document", { id: "c-cut", text: lines.join("") }),
-  );
+  const text = astralLines(300);
+  structured(await h.call("append_to_document", { id: "c-cut", text }));
   await using person = await RawPerson.open(h.pads.url, "c-cut");
   await person.type(3000, "by a person 😀\n");
   await untilServerSees(h, "c-cut", person.revision);
@@ -147,6 +151,6 @@ Deno.test("get_changes cuts a hunk past 2,000 code points and counts the whole h
   assert.ok(hunk!.text.endsWith(`…${marker}`), hunk!.text.slice(-80));
   const shown = hunk!.text.slice(0, -marker.length - 1);
   assert.equal([...shown].length, 2000);
-  assert.equal(shown, [...lines.join("")].slice(0, 2000).join(""));
+  assert.equal(shown, [...text].slice(0, 2000).join(""));
   assert.deepEqual([hunk!.start_line, hunk!.end_line], [1, 301]);
 });
