@@ -9,6 +9,7 @@
 import { RawRpc } from "./_raw_rpc.ts";
 import {
   callTool,
+  median,
   type Row,
   stdioClient,
   timedInBlocks,
@@ -18,6 +19,13 @@ const ROOT = new URL("../", import.meta.url).pathname;
 const SCRIPT = "bench/_bare_append_server.ts";
 /** Calls of one server in a row (see `timedInBlocks`). */
 const BLOCK = 50;
+/**
+ * Fresh servers of each, timed one pair after another: a fresh server's
+ * ping falls to a third somewhere in its first few hundred calls
+ * (docs/benchmarks.md), so one pair's figures move by half between runs;
+ * each share is the median over the pairs.
+ */
+const PAIRS = 3;
 
 /**
  * The target of our append against the bare SDK append, fresh or warm. The
@@ -41,60 +49,24 @@ export interface SdkShare {
  * Time the bare SDK append as `speed.ts` times ours, beside a fresh server
  * of ours: `many` pings, then `many` appends on a pad of its own, of each
  * server, in blocks of 50 taken in turn; inside the servers, then end to
- * end through the SDK client. `rawEdit` is the run's raw edit.
+ * end through the SDK client; `pairs` times, each figure the median over
+ * them. `rawEdit` is the run's raw edit.
  */
 export async function sdkShareRows(
   env: Record<string, string>,
   many: number,
   rawEdit: number,
+  pairs = PAIRS,
 ): Promise<SdkShare> {
-  const mine = await RawRpc.start(`${ROOT}mod.ts`, env);
-  const bare = await RawRpc.start(`${ROOT}${SCRIPT}`, env);
-  const ping = (rpc: RawRpc) => async (): Promise<number> => {
-    const start = performance.now();
-    await rpc.call("ping", {});
-    return performance.now() - start;
-  };
-  const append = (rpc: RawRpc, id: string) => () =>
-    rpc.timeTool("append_to_document", { id, text: "a line\n" });
   const rounds = Math.ceil(many / BLOCK);
-  const [ourPing, barePing] = await timedInBlocks(rounds, BLOCK, [
-    ping(mine),
-    ping(bare),
-  ]);
-  const [ourAppend, bareAppend] = await timedInBlocks(rounds, BLOCK, [
-    append(mine, "bench-share-ours"),
-    append(bare, "bench-share-bare"),
-  ]);
-  await mine.close();
-  await bare.close();
-  const ourClient = await stdioClient("mod.ts", env.RUSTPAD_URL!);
-  const bareClient = await stdioClient(SCRIPT, env.RUSTPAD_URL!);
-  const took = (call: () => Promise<unknown>) => async (): Promise<number> => {
-    const start = performance.now();
-    await call();
-    return performance.now() - start;
-  };
-  const [ourSdkPing] = await timedInBlocks(rounds, BLOCK, [
-    took(() => ourClient.ping()),
-    took(() => bareClient.ping()),
-  ]);
-  const [ourEndToEnd, endToEnd] = await timedInBlocks(rounds, BLOCK, [
-    took(() =>
-      callTool(ourClient, "append_to_document", {
-        id: "bench-e2e",
-        text: "a\n",
-      })
-    ),
-    took(() =>
-      callTool(bareClient, "append_to_document", {
-        id: "bench-bare-e2e",
-        text: "a\n",
-      })
-    ),
-  ]);
-  await ourClient.close();
-  await bareClient.close();
+  const inside: Inside[] = [];
+  const outside: EndToEnd[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    inside.push(await timeInside(env, rounds, pair));
+    outside.push(await timeEndToEnd(env, rounds, pair));
+  }
+  const [ourPing, barePing, ourAppend, bareAppend] = medians(inside);
+  const [ourSdkPing, ourEndToEnd, endToEnd] = medians(outside);
   const ours = { rawEdit, endToEnd: ourEndToEnd };
   const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
   const target = OVER_BARE_APPEND;
@@ -116,9 +88,10 @@ export async function sdkShareRows(
       },
     ],
     // Each share from figures timed alike: a fresh server of each, `many`
-    // pings, then `many` appends.
+    // pings, then `many` appends. The bare append against our ping and raw
+    // edit (the issue's floor) is what the SDK alone leaves of its target.
     note:
-      `the small pad's append, inside the server: the bare floor (the bare server's ping + raw edit) ${
+      `the small pad's append, inside the server, medians of ${pairs} pairs of fresh servers: the bare floor (the bare server's ping + raw edit) ${
         us(barePing + ours.rawEdit)
       }, the SDK's tool call ${
         us(bareAppend - barePing - ours.rawEdit)
@@ -126,9 +99,97 @@ export async function sdkShareRows(
         us(ourPing - barePing)
       }, our tool ${
         us(ourAppend - ourPing - (bareAppend - barePing))
-      }; end to end, ours ${us(ours.endToEnd)} against the bare append's ${
-        us(endToEnd)
-      }`,
+      }; the bare append ${
+        (bareAppend / (ourPing + ours.rawEdit)).toFixed(2)
+      }x our ping + raw edit; end to end, ours ${
+        us(ours.endToEnd)
+      } against the bare append's ${us(endToEnd)} (${
+        (endToEnd / (ourSdkPing + ours.rawEdit)).toFixed(2)
+      }x our SDK ping + raw edit)`,
     endToEnd: { ping: ourSdkPing, append: ourEndToEnd },
   };
+}
+
+/** Each figure's median over the pairs of servers (each a row of figures). */
+function medians<Figures extends readonly number[]>(
+  figures: readonly Figures[],
+): Figures {
+  return figures[0]!.map((_, i) =>
+    median(figures.map((pair) => pair[i]!))
+  ) as unknown as Figures;
+}
+
+/** Our ping, the bare ping, our append, the bare append, inside. */
+type Inside = [number, number, number, number];
+/** Our SDK ping, our append and the bare append, end to end. */
+type EndToEnd = [number, number, number];
+
+/**
+ * A fresh server of each, inside: our ping, the bare ping, our append and
+ * the bare append, each the median of its blocks.
+ */
+async function timeInside(
+  env: Record<string, string>,
+  rounds: number,
+  pair: number,
+): Promise<Inside> {
+  const mine = await RawRpc.start(`${ROOT}mod.ts`, env);
+  const bare = await RawRpc.start(`${ROOT}${SCRIPT}`, env);
+  const ping = (rpc: RawRpc) => async (): Promise<number> => {
+    const start = performance.now();
+    await rpc.call("ping", {});
+    return performance.now() - start;
+  };
+  const append = (rpc: RawRpc, id: string) => () =>
+    rpc.timeTool("append_to_document", { id, text: "a line\n" });
+  const [ourPing, barePing] = await timedInBlocks(rounds, BLOCK, [
+    ping(mine),
+    ping(bare),
+  ]);
+  const [ourAppend, bareAppend] = await timedInBlocks(rounds, BLOCK, [
+    append(mine, `bench-share-ours-${pair}`),
+    append(bare, `bench-share-bare-${pair}`),
+  ]);
+  await mine.close();
+  await bare.close();
+  return [ourPing, barePing, ourAppend, bareAppend];
+}
+
+/**
+ * A fresh server of each, end to end through the 1.x client: our ping,
+ * our append and the bare append, each the median of its blocks.
+ */
+async function timeEndToEnd(
+  env: Record<string, string>,
+  rounds: number,
+  pair: number,
+): Promise<EndToEnd> {
+  const ourClient = await stdioClient("mod.ts", env.RUSTPAD_URL!);
+  const bareClient = await stdioClient(SCRIPT, env.RUSTPAD_URL!);
+  const took = (call: () => Promise<unknown>) => async (): Promise<number> => {
+    const start = performance.now();
+    await call();
+    return performance.now() - start;
+  };
+  const [ourPing] = await timedInBlocks(rounds, BLOCK, [
+    took(() => ourClient.ping()),
+    took(() => bareClient.ping()),
+  ]);
+  const [ourAppend, bareAppend] = await timedInBlocks(rounds, BLOCK, [
+    took(() =>
+      callTool(ourClient, "append_to_document", {
+        id: `bench-e2e-${pair}`,
+        text: "a\n",
+      })
+    ),
+    took(() =>
+      callTool(bareClient, "append_to_document", {
+        id: `bench-bare-e2e-${pair}`,
+        text: "a\n",
+      })
+    ),
+  ]);
+  await ourClient.close();
+  await bareClient.close();
+  return [ourPing, ourAppend, bareAppend];
 }

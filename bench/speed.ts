@@ -222,7 +222,7 @@ const v2Legacy = await modernStdioClient(pad.url, false);
 // append's (`_sdk_share_rows.ts`); then in turn for the eras.
 const append = (client: typeof mcp | typeof modern, id: string) => () =>
   callTool(client, "append_to_document", { id, text: "a\n" });
-const share = await sdkShareRows(env, many, smallRtt);
+const share = await sdkShareRows(env, many, smallRtt, QUICK ? 1 : 3);
 const { ping: sdkPing, append: sdkAppend } = share.endToEnd;
 await timed(many, () => mcp.ping()); // as warm as the era rows always were
 const [legacyAppend, modernAppend, v2LegacyAppend] = await timedInTurn(many, [
