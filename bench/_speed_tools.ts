@@ -43,7 +43,10 @@ export async function spawnServer(
   return { url: url.replace(/\/$/, ""), child };
 }
 
-/** An SDK client over stdio to `script` (mod.ts or the relay). */
+/**
+ * An SDK client over stdio to `script`: a path in this checkout (mod.ts or
+ * the relay) or an absolute one (another checkout's mod.ts).
+ */
 export async function stdioClient(
   script: string,
   rustpadUrl: string,
@@ -51,7 +54,12 @@ export async function stdioClient(
 ): Promise<Client> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", `${ROOT}${script}`, ...args],
+    args: [
+      "run",
+      "-A",
+      script.startsWith("/") ? script : `${ROOT}${script}`,
+      ...args,
+    ],
     env: {
       ...Deno.env.toObject(),
       RUSTPAD_URL: rustpadUrl,

@@ -10,7 +10,8 @@
  * the other question: is this code slower than that commit's, here and
  * now? It checks `ref` out into a temporary worktree, starts its server and
  * ours in turn (fresh processes, the same pad server, the same busy pad)
- * and times the rows issue 32 names, and the common writes and
+ * and times the rows issue 32 names (the append end to end through the
+ * 1.x client, the others inside the server), and the common writes and
  * `get_changes`, as `bench/speed.ts` does (3 warm calls, then the median of
  * the next ones). Each row is read two ways: the median of the pairs'
  * ratios and the ratio of the two medians. A row is slower when both are
@@ -27,7 +28,7 @@
 import { parseArgs } from "node:util";
 import { RawRpc } from "./_raw_rpc.ts";
 import { RawSocket } from "./_raw_socket.ts";
-import { median, spawnServer } from "./_speed_tools.ts";
+import { callTool, median, spawnServer, stdioClient } from "./_speed_tools.ts";
 import { timeRawStart, timeStart } from "./_start_row.ts";
 import { EDIT_COUNT, replayFixture } from "./replay.ts";
 
@@ -134,6 +135,32 @@ async function timeCalls(
   }
 }
 
+/**
+ * A fresh server's median of `runs` appends end to end, through the 1.x
+ * SDK client (as `bench/speed.ts`'s end-to-end row), after 3 warm ones.
+ */
+async function timeEndToEnd(
+  entry: string,
+  padUrl: string,
+  runs: number,
+): Promise<number> {
+  const client = await stdioClient(entry, padUrl);
+  const arguments_ = { id: `against-${padsMade++}`, text: "a\n" };
+  const append = async (): Promise<number> => {
+    const start = performance.now();
+    await callTool(client, "append_to_document", arguments_);
+    return performance.now() - start;
+  };
+  try {
+    for (let i = 0; i < 3; i++) await append();
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) times.push(await append());
+    return median(times);
+  } finally {
+    await client.close();
+  }
+}
+
 /** A detached worktree of `ref` in a temporary directory. */
 async function checkout(ref: string): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "rustpad-mcp-against-" });
@@ -233,6 +260,10 @@ if (import.meta.main) {
         "append_to_document",
         () => ({ id: BUSY, text: "a line\n" }),
       ),
+      {
+        what: "append end to end, 1.x client (300 calls)",
+        time: (entry) => timeEndToEnd(entry, pad.url, 300),
+      },
       row(
         "get_document, whole busy pad (40 calls)",
         40,
