@@ -67,7 +67,6 @@ export async function sdkShareRows(
   }
   const [ourPing, barePing, ourAppend, bareAppend] = medians(inside);
   const [ourSdkPing, ourEndToEnd, endToEnd] = medians(outside);
-  const ours = { rawEdit, endToEnd: ourEndToEnd };
   const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
   const target = OVER_BARE_APPEND;
   return {
@@ -81,7 +80,7 @@ export async function sdkShareRows(
       },
       {
         what: "append end to end (SDK)",
-        ms: ours.endToEnd,
+        ms: ourEndToEnd,
         floor: "bare SDK append, end to end",
         floorMs: endToEnd,
         target,
@@ -90,22 +89,23 @@ export async function sdkShareRows(
     // Each share from figures timed alike: a fresh server of each, `many`
     // pings, then `many` appends. The bare append against our ping and raw
     // edit (the issue's floor) is what the SDK alone leaves of its target.
-    note:
-      `the small pad's append, inside the server, medians of ${pairs} pairs of fresh servers: the bare floor (the bare server's ping + raw edit) ${
-        us(barePing + ours.rawEdit)
-      }, the SDK's tool call ${
-        us(bareAppend - barePing - ours.rawEdit)
-      }, our message path (our ping over the bare one) ${
-        us(ourPing - barePing)
-      }, our tool ${
-        us(ourAppend - ourPing - (bareAppend - barePing))
-      }; the bare append ${
-        (bareAppend / (ourPing + ours.rawEdit)).toFixed(2)
-      }x our ping + raw edit; end to end, ours ${
-        us(ours.endToEnd)
-      } against the bare append's ${us(endToEnd)} (${
-        (endToEnd / (ourSdkPing + ours.rawEdit)).toFixed(2)
-      }x our SDK ping + raw edit)`,
+    note: `the small pad's append, inside the server, medians of ${pairs} pair${
+      pairs === 1 ? "" : "s"
+    } of fresh servers: the bare floor (the bare server's ping + raw edit) ${
+      us(barePing + rawEdit)
+    }, the SDK's tool call ${
+      us(bareAppend - barePing - rawEdit)
+    }, our message path (our ping over the bare one) ${
+      us(ourPing - barePing)
+    }, our tool ${
+      us(ourAppend - ourPing - (bareAppend - barePing))
+    }; the bare append ${
+      (bareAppend / (ourPing + rawEdit)).toFixed(2)
+    }x our ping + raw edit; end to end, ours ${
+      us(ourEndToEnd)
+    } against the bare append's ${us(endToEnd)} (${
+      (endToEnd / (ourSdkPing + rawEdit)).toFixed(2)
+    }x our SDK ping + raw edit)`,
     endToEnd: { ping: ourSdkPing, append: ourEndToEnd },
   };
 }
@@ -117,6 +117,15 @@ function medians<Figures extends readonly number[]>(
   return figures[0]!.map((_, i) =>
     median(figures.map((pair) => pair[i]!))
   ) as unknown as Figures;
+}
+
+/** `call` as a task that resolves to the milliseconds it took. */
+function took(call: () => Promise<unknown>): () => Promise<number> {
+  return async () => {
+    const start = performance.now();
+    await call();
+    return performance.now() - start;
+  };
 }
 
 /** Our ping, the bare ping, our append, the bare append, inside. */
@@ -135,11 +144,7 @@ async function timeInside(
 ): Promise<Inside> {
   const mine = await RawRpc.start(`${ROOT}mod.ts`, env);
   const bare = await RawRpc.start(`${ROOT}${SCRIPT}`, env);
-  const ping = (rpc: RawRpc) => async (): Promise<number> => {
-    const start = performance.now();
-    await rpc.call("ping", {});
-    return performance.now() - start;
-  };
+  const ping = (rpc: RawRpc) => took(() => rpc.call("ping", {}));
   const append = (rpc: RawRpc, id: string) => () =>
     rpc.timeTool("append_to_document", { id, text: "a line\n" });
   const [ourPing, barePing] = await timedInBlocks(rounds, BLOCK, [
@@ -166,11 +171,6 @@ async function timeEndToEnd(
 ): Promise<EndToEnd> {
   const ourClient = await stdioClient("mod.ts", env.RUSTPAD_URL!);
   const bareClient = await stdioClient(SCRIPT, env.RUSTPAD_URL!);
-  const took = (call: () => Promise<unknown>) => async (): Promise<number> => {
-    const start = performance.now();
-    await call();
-    return performance.now() - start;
-  };
   const [ourPing] = await timedInBlocks(rounds, BLOCK, [
     took(() => ourClient.ping()),
     took(() => bareClient.ping()),

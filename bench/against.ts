@@ -28,7 +28,14 @@
 import { parseArgs } from "node:util";
 import { RawRpc } from "./_raw_rpc.ts";
 import { RawSocket } from "./_raw_socket.ts";
-import { callTool, median, spawnServer, stdioClient } from "./_speed_tools.ts";
+import {
+  callTool,
+  median,
+  spawnServer,
+  stdioClient,
+  timed,
+  timedInside,
+} from "./_speed_tools.ts";
 import { timeRawStart, timeStart } from "./_start_row.ts";
 import { EDIT_COUNT, replayFixture } from "./replay.ts";
 
@@ -126,10 +133,7 @@ async function timeCalls(
       await rpc.call("ping", {});
       return await call();
     }
-    for (let i = 0; i < 3; i++) await call();
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) times.push(await call());
-    return median(times);
+    return await timedInside(runs, call);
   } finally {
     await rpc.close();
   }
@@ -146,16 +150,11 @@ async function timeEndToEnd(
 ): Promise<number> {
   const client = await stdioClient(entry, padUrl);
   const arguments_ = { id: `against-${padsMade++}`, text: "a\n" };
-  const append = async (): Promise<number> => {
-    const start = performance.now();
-    await callTool(client, "append_to_document", arguments_);
-    return performance.now() - start;
-  };
   try {
-    for (let i = 0; i < 3; i++) await append();
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) times.push(await append());
-    return median(times);
+    return await timed(
+      runs,
+      () => callTool(client, "append_to_document", arguments_),
+    );
   } finally {
     await client.close();
   }
