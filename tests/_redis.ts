@@ -6,6 +6,7 @@
 import { type Backend, createBackend } from "../src/backend/backend.ts";
 import { openStateStore } from "../src/backend/open_state.ts";
 import type { Config } from "../src/config/config.ts";
+import { freePort } from "./_free_port.ts";
 
 export interface RedisServer extends AsyncDisposable {
   /** `redis://127.0.0.1:PORT/0`. */
@@ -15,13 +16,6 @@ export interface RedisServer extends AsyncDisposable {
   stop(): Promise<void>;
   /** Start it again on the same port, empty. */
   start(): Promise<void>;
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
 }
 
 async function answers(port: number): Promise<boolean> {

@@ -153,6 +153,8 @@ function keepJoined(
   let busy = false;
   let missed = 0;
   let failing = false;
+  // Whether it was found killed and is not yet started again.
+  let killed = false;
   const waiting = new Set<(back: boolean) => void>();
   const settle = (back: boolean) => {
     for (const resolve of waiting) resolve(back);
@@ -165,12 +167,14 @@ function keepJoined(
       if (await answersAsPadServer(url)) {
         missed = 0;
         failing = false;
+        killed = false;
         return settle(true);
       }
       if (++missed < 2) return;
       // Stopped on purpose (SIGTERM, idle), it took its address with it:
-      // it stays stopped. Killed, it left it behind: start it again.
-      if (await readAddress(home.address) === undefined) {
+      // it stays stopped. Killed, it left it behind: start it again, and
+      // go on trying after a failed start, which removed that address.
+      if (!killed && await readAddress(home.address) === undefined) {
         if (!failing) {
           console.error(
             `rustpad-mcp: the pad server at ${url.href} stopped: the tools cannot reach their pads until it runs again (rustpad-mcp pad-server, or restart this MCP server)`,
@@ -179,7 +183,9 @@ function keepJoined(
         failing = true;
         return settle(false);
       }
+      killed = true;
       const joined = await restart();
+      killed = false;
       missed = 0;
       failing = false;
       const same = joined.url.href === url.href;
@@ -198,10 +204,9 @@ function keepJoined(
       const lines = error instanceof StartFailure
         ? error.lines
         : [(error as Error).message];
+      const why = lines.at(-1)?.replace(/^rustpad-mcp: /, "") ?? "it exited";
       console.error(
-        `rustpad-mcp: Cannot start the pad server at ${url.href} again: ${
-          lines.at(-1) ?? "it exited"
-        }; see ${home.log}; trying again every ${everyMs} ms`,
+        `rustpad-mcp: Cannot start the pad server at ${url.href} again: ${why}; see ${home.log}; trying again every ${everyMs} ms`,
       );
     } finally {
       busy = false;

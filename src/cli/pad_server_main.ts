@@ -184,15 +184,33 @@ async function serve(
       ? crypto.randomUUID()
       : await agentSecret(home.folder);
     const startTime = Math.floor(Date.now() / 1000);
-    const server = await listenNear(listen, fallback, {
-      ...boundsOf(config, listen.hostname),
-      startTime,
-      ...(database === undefined ? {} : { database }),
-      agentSecret: secret,
-      // Agents' suggestions and authors live with the pads they are on.
-      ...(database === undefined ? {} : { agentStore: database.agentStore() }),
-      log,
-    });
+    let server: PadServer;
+    try {
+      server = await listenNear(listen, fallback, {
+        ...boundsOf(config, listen.hostname),
+        startTime,
+        ...(database === undefined ? {} : { database }),
+        agentSecret: secret,
+        // Agents' suggestions and authors live with the pads they are on.
+        ...(database === undefined
+          ? {}
+          : { agentStore: database.agentStore() }),
+        log,
+      });
+    } catch (error) {
+      const taken = error instanceof Deno.errors.AddrInUse;
+      if (!taken && !(error instanceof Deno.errors.PermissionDenied)) {
+        throw error;
+      }
+      log(
+        `rustpad-mcp: Cannot listen on ${listen.hostname}:${listen.port} as ${
+          taken
+            ? "another process holds that address: stop it, or"
+            : `the system refused it (${(error as Error).message}):`
+        } choose another port with --listen (0 for a free one)`,
+      );
+      return 1;
+    }
     const url = `${server.url}/`;
     if (home !== undefined) {
       await writeAddress(home.address, {

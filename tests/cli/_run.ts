@@ -1,5 +1,7 @@
 // Running mod.ts as the command line, for the tests of the command line.
 
+import { freePort } from "../_free_port.ts";
+
 /** `mod.ts`, as a path a child process can run. */
 export const MOD: string = new URL("../../mod.ts", import.meta.url).pathname;
 
@@ -21,20 +23,16 @@ export async function runMod(
   };
 }
 
-/** A port free a moment ago on 127.0.0.1. */
-export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr;
-  listener.close();
-  return port;
-}
+export { freePort };
 
 /**
  * A home of its own for an `--embedded` child, so it never reads or writes
  * the real user's data directory or port 3030: `env` sets HOME and
  * XDG_DATA_HOME to a temporary folder and RUSTPAD_EMBEDDED_LISTEN to a port
- * free a moment ago, and keeps Deno's cache where it was (it lives under
- * HOME by default); `padsFile` is where the default pads file lands.
+ * free a moment ago, which no other test is handed while a pad server
+ * killed there is started again (see `freePort`), and keeps Deno's cache
+ * where it was (it lives under HOME by default); `padsFile` is where the
+ * default pads file lands.
  * Disposing it stops the pad servers started in it (they outlive the
  * agents that started them), then removes it.
  */

@@ -39,7 +39,11 @@ Deno.test("a call made just after its pad server was killed waits while the agen
     id: "kept",
     text: "after",
   });
-  assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.equal(
+    result.isError,
+    undefined,
+    `${JSON.stringify(result)}\nthe agent said:\n${agent.stderr()}`,
+  );
   assert.notEqual(await serverPid(home), killed);
   assert.equal(await text(agent.url, "kept"), "before after");
 });
@@ -107,4 +111,42 @@ Deno.test("get_stats asked just after its pad server was killed waits while the 
   assert.notEqual(await serverPid(home), killed);
   const stats = result.structuredContent as { start_time: number };
   assert.equal(typeof stats.start_time, "number", JSON.stringify(stats));
+});
+
+Deno.test("a pad server killed while another process takes its port is started again there once the port is free: a call meanwhile fails at once, and the agent says which address is held", async () => {
+  await using home = await scratchHome();
+  await using agent = await embedded(["--embedded"], home.env);
+  await agent.call("append_to_document", { id: "kept", text: "before " });
+  await killUntilRefused(home, agent.url);
+  const port = Number(new URL(agent.url).port);
+  const holder = Deno.listen({ hostname: "127.0.0.1", port });
+  // Not a pad server: it hangs up on whoever connects.
+  const hangingUp = (async () => {
+    for await (const connection of holder) connection.close();
+  })();
+  const started = performance.now();
+  const refused = await agent.call("append_to_document", {
+    id: "kept",
+    text: "lost",
+  });
+  assert.equal(refused.isError, true, JSON.stringify(refused));
+  assert.ok(performance.now() - started < 10_000);
+  assert.match(
+    agent.stderr(),
+    new RegExp(
+      `Cannot start the pad server at ${agent.url} again: Cannot listen on 127\\.0\\.0\\.1:${port} as another process holds that address`,
+    ),
+  );
+  holder.close();
+  await hangingUp;
+  await until(
+    () => /stopped: started it again/.test(agent.stderr()),
+    "the agent to start the pad server again once its port is free",
+  );
+  const result = await agent.call("append_to_document", {
+    id: "kept",
+    text: "after",
+  });
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.equal(await text(agent.url, "kept"), "before after");
 });

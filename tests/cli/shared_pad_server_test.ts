@@ -118,6 +118,23 @@ Deno.test("two pad-server processes started at once for the same pads end with o
   }
 });
 
+Deno.test("pad-server on an address another process holds exits 1 with one line saying so, no stack trace, and leaves its lock free and no address behind", async () => {
+  await using home = await scratchHome();
+  using _holder = Deno.listen({ hostname: "127.0.0.1", port: home.port });
+  const { code, stdout, stderr } = await padServer(home, [
+    "--listen",
+    `127.0.0.1:${home.port}`,
+  ]).output();
+  assert.equal(code, 1);
+  assert.equal(new TextDecoder().decode(stdout), "");
+  assert.equal(
+    new TextDecoder().decode(stderr),
+    `rustpad-mcp: Cannot listen on 127.0.0.1:${home.port} as another process holds that address: stop it, or choose another port with --listen (0 for a free one)\n`,
+  );
+  assert.equal(await lockHeld(files(home).lock), false);
+  assert.equal(await Deno.stat(files(home).address).catch(() => null), null);
+});
+
 Deno.test("a pad server killed with SIGKILL leaves its lock free and its address behind: the agent still running starts it again on the same URL, and the next agent joins that one", async () => {
   await using home = await scratchHome();
   await using first = await embedded(["--embedded"], home.env);
