@@ -14,6 +14,7 @@ import {
   SqlitePadDatabase,
   startPadServer,
 } from "../../src/testing/mod.ts";
+import { freePort } from "../_free_port.ts";
 
 const AGENT = { name: "agent", hue: 1 };
 const append = (text: string) => (session: { length: number }) =>
@@ -189,8 +190,9 @@ async function restartablePad(pad: string, text?: string) {
   const path = `${dir}/pads.sqlite`;
   const databases = [new SqlitePadDatabase(path)];
   if (text !== undefined) databases[0]!.set(pad, { text, language: null });
-  const servers = [await startPadServer({ database: databases[0]! })];
-  const { port } = servers[0]!;
+  // A port nothing else is handed while the pad server is down.
+  const port = freePort();
+  const servers = [await startPadServer({ database: databases[0]!, port })];
   let backs = 0;
   const pool = new SessionPool(servers[0]!.url, {
     user: AGENT,

@@ -19,6 +19,7 @@ import { RawPerson } from "../_person.ts";
 import { errorOf, structured, waitFor } from "../_mcp.ts";
 import { uiClient } from "../mcp/_ui_client.ts";
 import { HmacSigner, toBase64Url } from "../../src/safety/_confirm_token.ts";
+import { freePort } from "../_free_port.ts";
 
 const ALICE = "alice-token-0123456789-abcdefghijklmnop";
 const identities = [{ name: "alice", token: ALICE }];
@@ -38,8 +39,9 @@ interface Restartable extends AsyncDisposable {
 /** With `named`, the MCP servers know alice's token; else no tokens. */
 async function restartable(named = true): Promise<Restartable> {
   const database = new PadDatabase();
-  let pads = await startPadServer({ database, snapshotIntervalMs: 0 });
-  const { port } = pads;
+  // A port nothing else is handed while the pad server is down.
+  const port = freePort();
+  let pads = await startPadServer({ database, port, snapshotIntervalMs: 0 });
   const servers: { shutdown(): Promise<void> }[] = [];
   const backends: { close(): Promise<void> }[] = [];
   const serve = () => {
