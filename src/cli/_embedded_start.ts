@@ -153,8 +153,6 @@ function keepJoined(
   let busy = false;
   let missed = 0;
   let failing = false;
-  // Whether it was found killed and is not yet started again.
-  let killed = false;
   const waiting = new Set<(back: boolean) => void>();
   const settle = (back: boolean) => {
     for (const resolve of waiting) resolve(back);
@@ -167,14 +165,13 @@ function keepJoined(
       if (await answersAsPadServer(url)) {
         missed = 0;
         failing = false;
-        killed = false;
         return settle(true);
       }
       if (++missed < 2) return;
       // Stopped on purpose (SIGTERM, idle), it took its address with it:
-      // it stays stopped. Killed, it left it behind: start it again, and
-      // go on trying after a failed start, which removed that address.
-      if (!killed && await readAddress(home.address) === undefined) {
+      // it stays stopped. Killed, it left it behind, and a failed start
+      // leaves it too: start it again.
+      if (await readAddress(home.address) === undefined) {
         if (!failing) {
           console.error(
             `rustpad-mcp: the pad server at ${url.href} stopped: the tools cannot reach their pads until it runs again (rustpad-mcp pad-server, or restart this MCP server)`,
@@ -183,9 +180,7 @@ function keepJoined(
         failing = true;
         return settle(false);
       }
-      killed = true;
       const joined = await restart();
-      killed = false;
       missed = 0;
       failing = false;
       const same = joined.url.href === url.href;

@@ -113,8 +113,10 @@ export async function joinOrStart(
       return await waitForAddress(home, undefined);
     }
     // No pad server of these pads runs: what its address says is stale.
+    // It stays until one writes its own, so that agents watching a killed
+    // one go on starting it again after a failed start (the address gone
+    // means stopped on purpose, see _embedded_start.ts).
     lock.close();
-    await Deno.remove(home.address).catch(() => {});
     const asked = reachable(listen.hostname, listen.port);
     if (listen.port !== 0 && await answersAsPadServer(asked)) {
       return {

@@ -150,3 +150,38 @@ Deno.test("a pad server killed while another process takes its port is started a
   assert.equal(result.isError, undefined, JSON.stringify(result));
   assert.equal(await text(agent.url, "kept"), "before after");
 });
+
+Deno.test("two agents on a pad server killed while another process holds its port: after the one that failed to start it again ends, the other starts it once the port is free, and its call lands", async () => {
+  await using home = await scratchHome();
+  await using first = await embedded(["--embedded"], home.env);
+  await using second = await embedded(["--embedded"], home.env);
+  assert.equal(second.url, first.url);
+  await second.call("append_to_document", { id: "kept", text: "before " });
+  // The second sleeps through the first's failed start, then wakes to it.
+  Deno.kill(second.pid, "SIGSTOP");
+  try {
+    await killUntilRefused(home, first.url);
+    const port = Number(new URL(first.url).port);
+    // Held until the first agent has ended.
+    using _holder = Deno.listen({ hostname: "127.0.0.1", port });
+    await until(
+      () => /Cannot start the pad server at .* again/.test(first.stderr()),
+      "the first agent's failed start",
+    );
+    await first[Symbol.asyncDispose]();
+  } finally {
+    Deno.kill(second.pid, "SIGCONT");
+  }
+  await until(
+    () => /stopped: started it again/.test(second.stderr()),
+    "the second agent to start the pad server again",
+  ).catch((error) => {
+    throw new Error(`${error.message}; it said:\n${second.stderr()}`);
+  });
+  const result = await second.call("append_to_document", {
+    id: "kept",
+    text: "after",
+  });
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.equal(await text(second.url, "kept"), "before after");
+});
