@@ -1,9 +1,10 @@
-// A loopback port for a server a test stops and starts again on the same
-// port. A port the OS hands out (bind to port 0, or the local end of any
-// outgoing connection) may be handed out again to another test of the
-// parallel suite in the moment between the stop and the start, and then
-// the start fails with "address in use": so this one is picked below that
-// range, where the OS hands out nothing on its own.
+// A loopback port a test needs free again later: one a server it stops
+// is started again on, or one it expects to refuse connections. A port the
+// OS hands out (bind to port 0, or the local end of any outgoing
+// connection) may be handed to another test of the parallel suite in the
+// meantime, and then the start fails with "address in use", or the refusal
+// is an answer: so this one is picked below that range, where the OS hands
+// out nothing on its own.
 
 /** Where the OS's own range starts when it cannot be read (IANA's). */
 const DYNAMIC_LOW = 49152;
@@ -26,7 +27,7 @@ function handedOutFrom(): number {
 /**
  * A port on 127.0.0.1, free a moment ago, that the OS does not hand out by
  * itself: picked at random below its range, so that nothing else in the
- * suite takes it while the server a test started there is down.
+ * suite takes it while a test needs it free.
  *
  * @throws {Error} If no free port was found in 100 tries.
  */

@@ -23,8 +23,6 @@ export async function runMod(
   };
 }
 
-export { freePort };
-
 /**
  * A home of its own for an `--embedded` child, so it never reads or writes
  * the real user's data directory or port 3030: `env` sets HOME and

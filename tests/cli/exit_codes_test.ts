@@ -3,7 +3,8 @@
 // --http, and with --embedded as without.
 
 import assert from "node:assert/strict";
-import { freePort, runMod, scratchHome } from "./_run.ts";
+import { runMod, scratchHome } from "./_run.ts";
+import { freePort } from "../_free_port.ts";
 
 Deno.test("stdio with RUSTPAD_STATE_URL on a port nothing serves exits 2 with one line naming Redis, as --http does", async () => {
   const closed = `redis://127.0.0.1:${freePort()}`;

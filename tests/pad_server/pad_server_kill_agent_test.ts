@@ -13,7 +13,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { padServerArgs, spawnServer } from "./_child_server.ts";
 import { killLoop, type KillLoopFigures } from "./_kill_loop.ts";
 import { delay } from "./_test_client.ts";
-import { freePort, MOD, scratchHome } from "../cli/_run.ts";
+import { MOD, scratchHome } from "../cli/_run.ts";
+import { freePort } from "../_free_port.ts";
 import { embedded } from "../cli/_embedded.ts";
 import { childEnv } from "../_child_env.ts";
 

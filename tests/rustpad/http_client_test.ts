@@ -7,6 +7,7 @@ import {
   RustpadHttpError,
   type RustpadStats,
 } from "../../src/rustpad/http_client.ts";
+import { freePort } from "../_free_port.ts";
 
 const PAD_TEXT = "héllo 🎉 wörld 👨‍👨‍👦‍👦\n\u200d\ue000\uffff😀";
 const STATS: RustpadStats = {
@@ -239,9 +240,8 @@ Deno.test("`getText()` times out when the body never finishes", async () => {
 });
 
 Deno.test("`getText()` reports a closed port as connection refused", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close();
+  // Closed: a port no other test is handed meanwhile.
+  const port = freePort();
   const client = new RustpadHttpClient(`http://127.0.0.1:${port}`);
   const error = await httpError(client.getText("x"));
   const url = `http://127.0.0.1:${port}/api/text/x`;

@@ -8,6 +8,7 @@ import {
 } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { waitFor } from "../_wait.ts";
+import { freePort } from "../_free_port.ts";
 
 const append = (session: PadSession, text: string): TextOperation =>
   new TextOperation().retain(session.length).insert(text);
@@ -312,9 +313,8 @@ Deno.test("`submit()` times out when the acknowledgement is too slow", async () 
 });
 
 Deno.test("`PadSession.open()` says the server is unreachable", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
+  // Closed: a port no other test is handed meanwhile.
+  const port = freePort();
   const error = await PadSession.open(`http://127.0.0.1:${port}`, "nowhere")
     .then(() => undefined, (e) => e);
   assert.ok(error instanceof SessionError);

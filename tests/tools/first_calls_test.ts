@@ -7,6 +7,7 @@ import { createBackend, loadConfig } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
 import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
 import { RawPerson } from "../_person.ts";
+import { freePort } from "../_free_port.ts";
 
 const accept = () => ({
   action: "accept" as const,
@@ -391,9 +392,8 @@ Deno.test("fenced pad text ends where the pad ends, so its final newline shows",
 });
 
 Deno.test("upstream failures say to check RUSTPAD_URL, whether it is Rustpad, and that nothing changed", async () => {
-  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = closed.addr.port;
-  closed.close();
+  // Closed: a port no other test is handed meanwhile.
+  const port = freePort();
   await using nowhere = await connect({
     env: {
       RUSTPAD_URL: `http://127.0.0.1:${port}`,

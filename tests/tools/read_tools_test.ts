@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
 import { PadSession, TextOperation } from "../../src/mod.ts";
 import { startPadServer } from "../../src/testing/mod.ts";
+import { freePort } from "../_free_port.ts";
 
 const FENCE = /^<untrusted-([0-9a-f]{32})>$/m;
 
@@ -69,9 +70,8 @@ Deno.test("`get_document` refuses an invalid pad id, naming the rule", async () 
 });
 
 Deno.test("`get_document` says Rustpad is unreachable, with the URL", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
+  // Closed: a port no other test is handed meanwhile.
+  const port = freePort();
   await using h = await connect({
     env: { RUSTPAD_URL: `http://127.0.0.1:${port}` },
   });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { connect, errorOf, structured, textOf, waitFor } from "../_mcp.ts";
 import { PadSession } from "../../src/mod.ts";
 import { RawPerson } from "../_person.ts";
+import { freePort } from "../_free_port.ts";
 
 Deno.test("`create_document` creates a pad with text and language at a random id", async () => {
   await using h = await connect();
@@ -122,9 +123,8 @@ Deno.test("`append_to_document` keeps what a person types through a raw socket a
 });
 
 Deno.test("`append_to_document` says Rustpad is unreachable, with the URL", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
+  // Closed: a port no other test is handed meanwhile.
+  const port = freePort();
   await using h = await connect({
     env: { RUSTPAD_URL: `http://127.0.0.1:${port}` },
   });
